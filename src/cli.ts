@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import type { IO } from './io.js';
+import { makeContext, type CommandContext } from './output/context.js';
+
+/** The signature every command module's entry point has. Returns the exit code. */
+export type CommandFn = (ctx: CommandContext, args: unknown[], opts: Record<string, unknown>, cmd: Command) => Promise<number>;
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+const FORMATS_VALIDATE = ['human', 'json', 'github', 'sarif'];
+const EXIT_TABLE = `
+Exit codes:
+  0  ok                     4  tool failed
+  1  findings (validate, deps)  5  tool timed out / hit a resource limit
+  2  usage error            6  missing dependencies
+  3  broken registry/config 7  permission denied
+  130 cancelled             70 internal error (a bug)`;
+
+/**
+ * The commander tree. Each action imports its command module only when it runs, so
+ * `toolbox --help` and `--version` load nothing but commander and this file.
+ */
+export function buildProgram(io: IO, setExit: (code: number) => void): Command {
+  const program = new Command('toolbox');
+  program
+    .description('Tool registries for AI agents with on-demand loading: contracts, selection, sandboxed lazy runtime.')
+    .version(version(), '-V, --version')
+    .option('--json', 'machine-readable output: one JSON document on stdout, errors as JSON on stderr')
+    .option('--registry <dir>', 'registry folder (default: from toolbox.config.yaml, else ./tool_registry)')
+    .option('--config <file>', 'config file (default: nearest toolbox.config.yaml)')
+    .option('-v, --verbose', 'more detail: sandbox tier, timings, stack traces')
+    .option('--no-color', 'no colour')
+    .addHelpText('after', EXIT_TABLE)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  const lazy = (file: string, fn: string) => async (...all: unknown[]) => {
+    const cmd = all[all.length - 1] as Command;
+    const o = cmd.optsWithGlobals() as Record<string, unknown>;
+    const ctx = makeContext(io, {
+      json: Boolean(o.json) || o.format === 'json',
+      verbose: Boolean(o.verbose),
+      color: o.color !== false,
+      registry: o.registry as string | undefined,
+      config: o.config as string | undefined,
+    });
+    const mod = (await import(`./commands/${file}.js`)) as Record<string, CommandFn>;
+    setExit(await mod[fn]!(ctx, cmd.processedArgs as unknown[], o, cmd));
+  };
+
+  program.command('init').argument('[dir]', 'project folder', '.')
+    .description('start a registry: toolbox.config.yaml, a registry folder and a working example tool')
+    .option('-y, --yes', 'no questions; use defaults')
+    .option('--force', 'overwrite existing files')
+    .option('--registry-dir <name>', 'registry folder name', 'tool_registry')
+    .addOption(new Option('--loader <type>', 'loader of the first tool').choices(['python_function', 'node_module', 'command', 'http', 'mcp']))
+    .option('--tool <id>', 'id of the first tool')
+    .action(lazy('init', 'initCommand'));
+
+  program.command('new').argument('<id>', 'tool id (snake_case)')
+    .description('scaffold a tool contract and its implementation stub')
+    .addOption(new Option('--loader <type>', 'loader type').choices(['python_function', 'node_module', 'command', 'http', 'mcp']).default('python_function'))
+    .option('--description <text>', 'what the tool does and when to use it')
+    .option('--name <name>', 'human-readable name')
+    .option('--force', 'overwrite existing files')
+    .action(lazy('new', 'newCommand'));
+
+  program.command('validate')
+    .description('check every contract and lint descriptions (for CI)')
+    .addOption(new Option('--format <format>', 'output format').choices(FORMATS_VALIDATE).default('human'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 at or above this severity').choices(['error', 'warning']).default('error'))
+    .option('--no-routing', 'skip the check that each tool\'s examples select it')
+    .action(lazy('validate', 'validateCommand'));
+
+  program.command('list').description('list tools: id, loader, tags, description, token cost')
+    .option('--tag <tag>', 'only tools with this tag')
+    .action(lazy('list', 'listCommand'));
+
+  program.command('show').argument('<id>', 'tool id').description('show one contract, resolved, with its file path')
+    .action(lazy('show', 'showCommand'));
+
+  program.command('run').argument('<id>', 'tool id').argument('[toolArgs...]', 'tool arguments as --<param> <value>')
+    .description('run a tool through the agent pipeline: validate, load lazily, sandbox, format')
+    .helpOption(false)
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    .action(lazy('run', 'runCommand'));
+
+  program.command('select').argument('<query>', 'what the user asked')
+    .description('show which tools a query would get, with scores and why')
+    .option('-k, --top <n>', 'how many tools', '5')
+    .option('--session <id>', 'session id: earlier turns inform this one')
+    .option('--user <user>', 'select only tools this user may use')
+    .option('--role <role>', 'select only tools this role may use')
+    .addOption(new Option('--format <format>', 'print the selected tools as definitions').choices(['human', 'json', 'openai', 'anthropic', 'mcp']).default('human'))
+    .action(lazy('select', 'selectCommand'));
+
+  program.command('eval').argument('<cases>', 'JSONL file: {"query", "relevant": [ids]} per line')
+    .description('measure selection quality: R@1, R@5, R@10, P@1, NDCG@10, MRR')
+    .option('-k, --top <n>', 'ranking depth', '10')
+    .action(lazy('eval', 'evalCommand'));
+
+  program.command('deps').argument('[ids...]', 'tool ids (default: all)')
+    .description('check each tool\'s runtime dependencies')
+    .option('--install', 'create an isolated environment per tool and install what is declared')
+    .action(lazy('deps', 'depsCommand'));
+
+  program.command('doctor').description('check this machine and registry: runtimes, sandbox, health, state')
+    .action(lazy('doctor', 'doctorCommand'));
+
+  program.command('stats').description('per-tool call statistics from .toolbox/calls.jsonl')
+    .action(lazy('stats', 'statsCommand'));
+
+  program.command('serve').description('serve the registry as an MCP server (stdio, or Streamable HTTP)')
+    .option('--http <port>', 'serve Streamable HTTP on this port instead of stdio')
+    .option('--host <host>', 'address to bind with --http', '127.0.0.1')
+    .addOption(new Option('--expose <mode>', 'search: a small fixed tool set; all: every tool').choices(['search', 'all']).default('search'))
+    .option('--user <user>', 'caller identity for permissions')
+    .option('--role <role>', 'caller role for permissions')
+    .action(lazy('serve', 'serveCommand'));
+
+  const imp = program.command('import').description('bring tools from elsewhere into the registry');
+  imp.command('mcp').argument('[command...]', 'command that starts a stdio MCP server (after --)')
+    .description('write one contract per tool of an MCP server')
+    .option('--url <url>', 'Streamable HTTP endpoint instead of a command')
+    .option('--prefix <p>', 'id prefix for the imported tools')
+    .option('--out <dir>', 'folder (inside the registry) for the contracts')
+    .option('--force', 'overwrite contracts a person has edited')
+    .action(lazy('import-mcp', 'importMcpCommand'));
+
+  return program;
+}

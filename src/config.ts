@@ -1,0 +1,131 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { ExitCode, ToolboxError } from './errors.js';
+import { parseYamlSource } from './contract/yaml-source.js';
+import type { Severity } from './contract/diagnostic.js';
+
+export const CONFIG_NAMES = ['toolbox.config.yaml', 'toolbox.config.yml'];
+
+/** toolbox.config.yaml, as written. Every section is optional. */
+export interface ToolboxConfig {
+  /** Registry folder, relative to the config file. Default: tool_registry. */
+  registry?: string;
+  lint?: {
+    /** Per-rule severity override, or 'off'. */
+    rules?: Record<string, Severity | 'off'>;
+    /** Per-rule options, e.g. { 'description-length': { min: 20, max: 1024 } }. */
+    options?: Record<string, Record<string, unknown>>;
+  };
+  runtime?: {
+    /** Loaded-tool LRU size in long-running processes. */
+    cache_size?: number;
+    /** Default wall-clock timeout (seconds or '30s'). */
+    timeout?: number | string;
+    breaker?: { failures?: number; window?: number; cooldown?: number };
+  };
+  select?: {
+    top?: number;
+    embeddings?: { url: string; model?: string; api_key_env?: string; weight?: number };
+  };
+  permissions?: {
+    /** user -> roles */
+    users?: Record<string, string[]>;
+    /** Policy: tool id or glob -> roles allowed (added to each contract's own `permissions`). */
+    tools?: Record<string, string[]>;
+    /** Role used when neither --user nor --role is given. */
+    default_role?: string;
+  };
+  /** Default user/role for this project (overridden by --user / --role). */
+  user?: string;
+  role?: string;
+}
+
+/** Where things are for one invocation: the registry, the project root and the state folder. */
+export interface Project {
+  /** The folder that holds the registry folder (put on sys.path for python tools). */
+  root: string;
+  registryDir: string;
+  /** `<root>/.toolbox`: caches, call log, breaker state, sessions. */
+  stateDir: string;
+  config: ToolboxConfig;
+  configFile?: string;
+}
+
+export interface ProjectOptions { cwd: string; registry?: string; config?: string }
+
+function findConfig(cwd: string): string | undefined {
+  let dir = resolve(cwd);
+  for (;;) {
+    for (const n of CONFIG_NAMES) {
+      const p = join(dir, n);
+      if (existsSync(p)) return p;
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+export function loadConfig(file: string): ToolboxConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ToolboxError('config_unreadable', `cannot read config ${file}: ${(e as Error).message}`, { exitCode: ExitCode.registry });
+  }
+  const src = parseYamlSource(text);
+  const first = src.errors[0];
+  if (first) {
+    throw new ToolboxError('config_invalid', `${file}:${first.pos.line}:${first.pos.column}: ${first.message}`, {
+      exitCode: ExitCode.registry,
+      location: { file, ...first.pos },
+      hint: 'Fix the YAML syntax of the config file.',
+    });
+  }
+  const v = src.value ?? {};
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw new ToolboxError('config_invalid', `${file}:1:1: the config must be a YAML mapping`, { exitCode: ExitCode.registry, location: { file, line: 1, column: 1 } });
+  }
+  const known = new Set(['registry', 'lint', 'runtime', 'select', 'permissions', 'user', 'role']);
+  for (const k of Object.keys(v)) {
+    if (!known.has(k)) {
+      const pos = src.locate([k]);
+      throw new ToolboxError('config_invalid', `${file}:${pos.line}:${pos.column}: unknown key '${k}'`, {
+        exitCode: ExitCode.registry,
+        location: { file, ...pos },
+        hint: `Known keys: ${[...known].join(', ')}.`,
+      });
+    }
+  }
+  return v as ToolboxConfig;
+}
+
+/**
+ * Resolve the registry folder, project root and config for a command. Order: --registry, then the
+ * config's `registry`, then ./tool_registry. Throws registry_not_found (exit 3) when it is missing.
+ */
+export function resolveProject(opts: ProjectOptions, { mustExist = true } = {}): Project {
+  const configFile = opts.config ? resolve(opts.cwd, opts.config) : findConfig(opts.cwd);
+  if (opts.config && !existsSync(configFile!)) {
+    throw new ToolboxError('config_not_found', `config file not found: ${configFile}`, { exitCode: ExitCode.registry });
+  }
+  const config = configFile ? loadConfig(configFile) : {};
+  let registryDir: string;
+  if (opts.registry) registryDir = resolve(opts.cwd, opts.registry);
+  else if (configFile && config.registry) registryDir = isAbsolute(config.registry) ? config.registry : resolve(dirname(configFile), config.registry);
+  else if (configFile) registryDir = resolve(dirname(configFile), 'tool_registry');
+  else registryDir = resolve(opts.cwd, 'tool_registry');
+
+  if (mustExist) {
+    let ok = false;
+    try { ok = statSync(registryDir).isDirectory(); } catch { ok = false; }
+    if (!ok) {
+      throw new ToolboxError('registry_not_found', `registry folder not found: ${registryDir}`, {
+        exitCode: ExitCode.registry,
+        hint: 'Run `toolbox init` to create one, or point at yours with --registry DIR (or `registry:` in toolbox.config.yaml).',
+      });
+    }
+  }
+  const root = dirname(registryDir);
+  return { root, registryDir, stateDir: join(root, '.toolbox'), config, configFile };
+}

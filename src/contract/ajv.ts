@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import type { JsonSchema } from './types.js';
+
+// ajv is CommonJS; loading it through require keeps the NodeNext typings simple and lets us
+// construct it only when a command actually validates something.
+const require = createRequire(import.meta.url);
+
+type AjvLike = {
+  compile(schema: object): ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+  validateSchema(schema: object): boolean;
+  errors?: AjvError[] | null;
+};
+export interface AjvError { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message?: string }
+
+let draft07: AjvLike | undefined;
+let draft2020: AjvLike | undefined;
+
+function make(kind: '07' | '2020'): AjvLike {
+  const Ctor = kind === '2020' ? require('ajv/dist/2020').default : require('ajv').default;
+  const ajv = new Ctor({ allErrors: true, strict: false, validateFormats: true, loadSchema: undefined });
+  require('ajv-formats').default(ajv);
+  return ajv as AjvLike;
+}
+
+/** The ajv instance for a schema's dialect: draft 2020-12 when its $schema says so, else draft-07. */
+export function ajvFor(schema: JsonSchema | undefined): AjvLike {
+  const dialect = typeof schema?.$schema === 'string' ? schema.$schema : '';
+  if (dialect.includes('2020-12') || dialect.includes('2019-09')) return (draft2020 ??= make('2020'));
+  return (draft07 ??= make('07'));
+}
+
+/** Paths ("$defs.x.$ref") of every $ref that does not point inside the document. */
+export function remoteRefs(schema: unknown, path: (string | number)[] = [], out: { path: (string | number)[]; ref: string }[] = []) {
+  if (Array.isArray(schema)) schema.forEach((v, i) => remoteRefs(v, [...path, i], out));
+  else if (schema && typeof schema === 'object') {
+    for (const [k, v] of Object.entries(schema)) {
+      if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && !v.startsWith('#')) out.push({ path: [...path, k], ref: v });
+      else remoteRefs(v, [...path, k], out);
+    }
+  }
+  return out;
+}
+
+/** Turn an ajv instancePath ("/schema/properties/city") into path segments. */
+export function pointerToPath(pointer: string): string[] {
+  if (!pointer) return [];
+  return pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}

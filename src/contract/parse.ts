@@ -1,0 +1,139 @@
+import type { Diagnostic } from './diagnostic.js';
+import type { ToolContract } from './types.js';
+import { decodeUtf8, parseYamlSource, type PathSeg, type Pos } from './yaml-source.js';
+import { ajvFor, pointerToPath, remoteRefs, type AjvError } from './ajv.js';
+import { contractSchema } from './schema.js';
+
+/** Contract files larger than this are refused without parsing. */
+export const MAX_CONTRACT_BYTES = 1024 * 1024;
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The result of reading one contract file. `contract` is set only when it has no errors. */
+export interface ParsedContract {
+  file: string;
+  contract?: ToolContract;
+  /** The raw parsed document (even when it has errors), for lint rules. */
+  data?: unknown;
+  diagnostics: Diagnostic[];
+  locate: (path: readonly PathSeg[]) => Pos;
+}
+
+const at1 = () => ({ line: 1, column: 1 });
+
+/**
+ * Parse and structurally check one contract file's bytes: encoding, YAML, the contract schema,
+ * the loader's config schema, and that `schema` / `output_schema` are valid JSON Schemas with no
+ * remote $ref. Never throws for bad input; every problem is a located diagnostic.
+ */
+export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
+  const diags: Diagnostic[] = [];
+  const err = (rule: string, message: string, pos: Pos, path?: readonly PathSeg[], hint?: string) =>
+    diags.push({ file, line: pos.line, column: pos.column, severity: 'error', rule, message, ...(path ? { path: path.join('.') } : {}), ...(hint ? { hint } : {}) });
+  const done = (data?: unknown, locate: ParsedContract['locate'] = at1): ParsedContract => ({ file, data, diagnostics: diags, locate });
+
+  if (bytes.length > MAX_CONTRACT_BYTES) {
+    err('file-too-large', `contract file is ${bytes.length} bytes; the limit is ${MAX_CONTRACT_BYTES} (1 MiB)`, at1(), undefined, 'A contract describes one tool; move data out of it.');
+    return done();
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    err('binary-file', `file contains a NUL byte at offset ${nul}: not a text YAML file`, at1(), undefined, 'Remove it from the registry folder or rename it so it does not end in .yaml/.yml.');
+    return done();
+  }
+  const decoded = decodeUtf8(bytes);
+  if ('error' in decoded) {
+    err('encoding', `${decoded.error}: contract files must be UTF-8`, decoded.pos, undefined, 'Re-save the file as UTF-8.');
+    return done();
+  }
+  if (decoded.text.trim() === '' || /^(\s*#.*\n?)*\s*$/.test(decoded.text)) {
+    err('empty-file', 'contract file is empty', at1(), undefined, 'Fill it in (`toolbox new <id>` scaffolds one) or delete it.');
+    return done();
+  }
+  const src = parseYamlSource(decoded.text);
+  for (const e of src.errors) err('yaml-syntax', e.message, e.pos, undefined, 'Fix the YAML syntax at this position.');
+  if (src.errors.length) return done(undefined, src.locate);
+  const data = src.value;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    err('contract-schema', `a contract must be a YAML mapping, found ${Array.isArray(data) ? 'a list' : typeof data}`, at1());
+    return done(data, src.locate);
+  }
+
+  const unsafe = findUnsafeKeys(data);
+  for (const p of unsafe) err('unsafe-key', `key '${p[p.length - 1]}' is not allowed (prototype pollution guard)`, src.locate(p), p, 'Rename or remove this key.');
+  if (unsafe.length) return done(data, src.locate);
+
+  const validate = ajvFor(contractSchema).compile(contractSchema);
+  if (!validate(data)) {
+    for (const e of filterAjvErrors(validate.errors ?? [])) {
+      const path = pointerToPath(e.instancePath);
+      err('contract-schema', describeAjvError(e, path), src.locate(path), path);
+    }
+  }
+  const c = data as Record<string, unknown>;
+  for (const key of ['schema', 'output_schema'] as const) {
+    const s = c[key];
+    if (!s || typeof s !== 'object' || Array.isArray(s)) continue;
+    checkJsonSchema(s as Record<string, unknown>, [key], src.locate, err);
+  }
+  if (diags.length) return done(data, src.locate);
+  return { file, data, contract: data as ToolContract, diagnostics: diags, locate: src.locate };
+}
+
+function checkJsonSchema(schema: Record<string, unknown>, base: PathSeg[], locate: ParsedContract['locate'], err: (r: string, m: string, p: Pos, path?: readonly PathSeg[], h?: string) => void) {
+  const refs = remoteRefs(schema);
+  for (const r of refs) {
+    const path = [...base, ...r.path];
+    err('remote-ref', `$ref '${r.ref}' points outside the contract; toolbox never fetches remote schemas`, locate(path), path, 'Inline the referenced schema under $defs and use "#/$defs/…".');
+  }
+  if (refs.length) return;
+  const ajv = ajvFor(schema);
+  if (!ajv.validateSchema(schema)) {
+    for (const e of filterAjvErrors(ajv.errors ?? [])) {
+      const path = [...base, ...pointerToPath(e.instancePath)];
+      err('invalid-json-schema', `invalid JSON Schema: ${describeAjvError(e, path)}`, locate(path), path);
+    }
+    return;
+  }
+  try {
+    ajv.compile(schema);
+  } catch (e) {
+    err('invalid-json-schema', `JSON Schema does not compile: ${e instanceof Error ? e.message : String(e)}`, locate(base), base);
+  }
+}
+
+function findUnsafeKeys(v: unknown, path: PathSeg[] = [], out: PathSeg[][] = []): PathSeg[][] {
+  if (Array.isArray(v)) v.forEach((x, i) => findUnsafeKeys(x, [...path, i], out));
+  else if (v && typeof v === 'object') {
+    for (const k of Object.getOwnPropertyNames(v)) {
+      if (UNSAFE_KEYS.has(k)) out.push([...path, k]);
+      else findUnsafeKeys((v as Record<string, unknown>)[k], [...path, k], out);
+    }
+  }
+  return out;
+}
+
+/** Drop ajv's structural noise (if/then, anyOf wrappers) when a more specific error exists. */
+function filterAjvErrors(errors: AjvError[]): AjvError[] {
+  const specific = errors.filter((e) => !['if', 'anyOf', 'oneOf', 'allOf'].includes(e.keyword));
+  const seen = new Set<string>();
+  return (specific.length ? specific : errors).filter((e) => {
+    const k = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function describeAjvError(e: AjvError, path: readonly PathSeg[]): string {
+  const where = path.length ? `'${path.join('.')}'` : 'contract';
+  const p = e.params;
+  switch (e.keyword) {
+    case 'required': return `${where} is missing required property '${String(p.missingProperty)}'`;
+    case 'additionalProperty':
+    case 'additionalProperties': return `${where} has unknown property '${String(p.additionalProperty)}'`;
+    case 'enum': return `${where} must be one of: ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}`;
+    case 'type': return `${where} must be ${String(p.type)}`;
+    case 'pattern': return `${where} does not match the pattern ${String(p.pattern)}`;
+    default: return `${where} ${e.message ?? 'is invalid'}`;
+  }
+}

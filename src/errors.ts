@@ -1,0 +1,100 @@
+/**
+ * Exit codes used by every command. Documented in README ("Exit codes").
+ */
+export const ExitCode = {
+  ok: 0,
+  findings: 1,
+  usage: 2,
+  registry: 3,
+  toolFailed: 4,
+  limit: 5,
+  missingDeps: 6,
+  permission: 7,
+  cancelled: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Where in which file a problem is. Lines and columns are 1-based. */
+export interface Location {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * An error the user can act on: a stable snake_case `code`, a human message, an optional hint
+ * (what to do next) and the exit code the CLI should end with. Core code throws these; only
+ * src/main.ts turns them into output.
+ */
+export class ToolboxError extends Error {
+  readonly code: string;
+  readonly exitCode: number;
+  readonly hint?: string;
+  readonly location?: Location;
+  /** Extra machine-readable facts (never secret values), copied into the JSON error envelope. */
+  readonly details?: Record<string, unknown>;
+
+  constructor(
+    code: string,
+    message: string,
+    opts: { exitCode?: number; hint?: string; location?: Location; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'ToolboxError';
+    this.code = code;
+    this.exitCode = opts.exitCode ?? ExitCode.usage;
+    this.hint = opts.hint;
+    this.location = opts.location;
+    this.details = opts.details;
+  }
+}
+
+/** "The user was already told; exit with this code." Carries no message of its own. */
+export class ExitError extends Error {
+  readonly exitCode: number;
+  constructor(exitCode: number) {
+    super(`exit ${exitCode}`);
+    this.name = 'ExitError';
+    this.exitCode = exitCode;
+  }
+}
+
+/** A bug in toolbox itself, not in the user's input. */
+export class InternalError extends Error {
+  constructor(message: string, opts?: { cause?: unknown }) {
+    super(message, opts);
+    this.name = 'InternalError';
+  }
+}
+
+export function usageError(code: string, message: string, hint?: string, details?: Record<string, unknown>): ToolboxError {
+  return new ToolboxError(code, message, { exitCode: ExitCode.usage, hint, details });
+}
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** Up to `max` candidates closest to `input` (substring matches first, then by edit distance). */
+export function closest(input: string, candidates: Iterable<string>, max = 3): string[] {
+  const lower = input.toLowerCase();
+  const scored: { c: string; d: number }[] = [];
+  for (const c of candidates) {
+    const cl = c.toLowerCase();
+    const d = cl.includes(lower) || lower.includes(cl) ? 0 : editDistance(lower, cl);
+    if (d <= Math.max(2, Math.floor(Math.max(lower.length, cl.length) / 2))) scored.push({ c, d });
+  }
+  scored.sort((x, y) => x.d - y.d || x.c.localeCompare(y.c));
+  return scored.slice(0, max).map((s) => s.c);
+}

@@ -1,0 +1,55 @@
+/** A sink that accepts text; process.stdout and test buffers both fit. */
+export interface TextSink {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/**
+ * Everything a command may touch of the outside world. `run(argv, io)` gets one; tests pass
+ * buffers, the real binary passes the process's streams. Core code never reads `process.*` itself.
+ */
+export interface IO {
+  stdout: TextSink;
+  stderr: TextSink;
+  /** Reads all of standard input, or undefined when stdin is a TTY / not available. */
+  readStdin?: () => Promise<string | undefined>;
+  stdinIsTTY?: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Aborted on Ctrl+C. */
+  signal?: AbortSignal;
+}
+
+export function processIO(signal?: AbortSignal): IO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    readStdin: async () => {
+      if (process.stdin.isTTY) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    signal,
+  };
+}
+
+/** A buffer IO for tests and for library callers who want the text. */
+export function memoryIO(opts: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string; tty?: boolean }): IO & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (s: string) => { out += s; return true; }, isTTY: opts.tty ?? false },
+    stderr: { write: (s: string) => { err += s; return true; }, isTTY: opts.tty ?? false },
+    readStdin: async () => opts.stdin,
+    stdinIsTTY: opts.stdin === undefined,
+    env: opts.env ?? {},
+    cwd: opts.cwd,
+    out: () => out,
+    err: () => err,
+  };
+}

@@ -1,0 +1,79 @@
+import { ExitCode, ExitError, InternalError, ToolboxError } from './errors.js';
+import { processIO, type IO } from './io.js';
+import { buildProgram } from './cli.js';
+
+export const INTERNAL_ERROR_EXIT = 70;
+
+/** Write an error for humans (stderr text) or machines (one JSON object on stderr). */
+export function reportError(io: IO, e: ToolboxError, opts: { json: boolean; verbose: boolean }): void {
+  if (opts.json) {
+    const error: Record<string, unknown> = { code: e.code, message: e.message };
+    if (e.hint) error.hint = e.hint;
+    if (e.location) error.location = e.location;
+    if (e.details) Object.assign(error, { details: e.details });
+    io.stderr.write(JSON.stringify({ error }) + '\n');
+  } else {
+    io.stderr.write(`error: ${e.message}\n`);
+    if (e.hint) io.stderr.write(`hint: ${e.hint}\n`);
+  }
+  if (opts.verbose && e.stack) io.stderr.write(`${e.stack}\n${e.cause instanceof Error && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);
+}
+
+/**
+ * Run the CLI with `argv` (without node and script) against `io`; resolves to the exit code.
+ * This is the only catch-all: every error becomes a message and a documented exit code.
+ */
+export async function run(argv: string[], io: IO): Promise<number> {
+  const flags = { json: argv.includes('--json') || argv.some((a) => a === '--format=json'), verbose: argv.includes('--verbose') || argv.includes('-v') };
+  let code = 0;
+  try {
+    const program = buildProgram(io, (c) => { code = c; });
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    return handleError(e, io, flags);
+  }
+}
+
+function handleError(e: unknown, io: IO, flags: { json: boolean; verbose: boolean }): number {
+  if (e instanceof ExitError) return e.exitCode;
+  if (e instanceof ToolboxError) {
+    reportError(io, e, flags);
+    return e.exitCode;
+  }
+  const err = e as { name?: string; code?: string; exitCode?: number; message?: string };
+  // commander: help/version printed, or a usage problem it already described.
+  if (typeof err.code === 'string' && err.code.startsWith('commander.')) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+    if (flags.json) reportError(io, new ToolboxError('usage', String(err.message ?? '').replace(/^error: /, ''), { hint: 'Run `toolbox --help`.' }), flags);
+    return ExitCode.usage;
+  }
+  if (err.name === 'ExitPromptError' || err.name === 'AbortError' || err.name === 'AbortPromptError') {
+    if (flags.json) reportError(io, new ToolboxError('cancelled', 'cancelled', { exitCode: ExitCode.cancelled }), flags);
+    else io.stderr.write('cancelled\n');
+    return ExitCode.cancelled;
+  }
+  const internal = e instanceof InternalError ? e : new InternalError(err.message ?? String(e), { cause: e });
+  reportError(io, new ToolboxError('internal_error', `internal error: ${internal.message}`, {
+    exitCode: INTERNAL_ERROR_EXIT,
+    hint: 'This is a bug in toolbox. Re-run with --verbose for the stack and report it.',
+  }), flags);
+  if (flags.verbose && e instanceof Error && e.stack) io.stderr.write(e.stack + '\n');
+  return INTERNAL_ERROR_EXIT;
+}
+
+/** Entry point of bin/toolbox.js. Ctrl+C aborts the running command and exits 130. */
+export async function main(argv: string[]): Promise<number> {
+  const ac = new AbortController();
+  let interrupted = false;
+  const onSig = () => {
+    if (interrupted) process.exit(ExitCode.cancelled);
+    interrupted = true;
+    ac.abort();
+  };
+  process.on('SIGINT', onSig);
+  process.on('SIGTERM', onSig);
+  const io = processIO(ac.signal);
+  const code = await run(argv, io);
+  return interrupted ? ExitCode.cancelled : code;
+}

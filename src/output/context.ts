@@ -1,0 +1,51 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { IO } from '../io.js';
+
+/** Options every command accepts. */
+export interface GlobalOptions {
+  json: boolean;
+  verbose: boolean;
+  color: boolean;
+  registry?: string;
+  config?: string;
+}
+
+/** What a command gets: the outside world, the global options and a colour policy. */
+export interface CommandContext {
+  io: IO;
+  opts: GlobalOptions;
+  /** Colour functions; all identity when colour is off. */
+  style: ChalkInstance;
+  /** True when humans get colour, tables and spinners (stdout a TTY, no NO_COLOR/CI/--json/--no-color). */
+  fancy: boolean;
+}
+
+/**
+ * Colour and spinners only for a human at a terminal: never when stdout is not a TTY, under
+ * NO_COLOR, CI, TERM=dumb, --no-color or --json. FORCE_COLOR forces colour (not spinners).
+ */
+export function makeContext(io: IO, opts: GlobalOptions): CommandContext {
+  const env = io.env;
+  const noColor = 'NO_COLOR' in env && env.NO_COLOR !== '';
+  const ci = Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
+  const fancy = Boolean(io.stdout.isTTY) && !noColor && !ci && opts.color && !opts.json && env.TERM !== 'dumb';
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && !noColor && opts.color && !opts.json;
+  const style = new Chalk({ level: fancy || forced ? 1 : 0 });
+  return { io, opts, style, fancy };
+}
+
+/** Print one JSON document on stdout. */
+export function printJson(ctx: CommandContext, value: unknown): void {
+  ctx.io.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** A spinner on stderr for humans; a no-op otherwise. ora is imported only when one is shown. */
+export async function spinner(ctx: CommandContext, text: string): Promise<{ update(t: string): void; succeed(t?: string): void; fail(t?: string): void; stop(): void }> {
+  const stderrTTY = Boolean(ctx.io.stderr.isTTY);
+  if (!ctx.fancy || !stderrTTY) {
+    return { update() {}, succeed() {}, fail() {}, stop() {} };
+  }
+  const { default: ora } = await import('ora');
+  const s = ora({ text, stream: ctx.io.stderr as NodeJS.WritableStream }).start();
+  return { update: (t) => { s.text = t; }, succeed: (t) => s.succeed(t), fail: (t) => s.fail(t), stop: () => s.stop() };
+}

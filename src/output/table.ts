@@ -1,0 +1,61 @@
+/** Display width of a string in a terminal: East Asian wide and fullwidth characters count 2. */
+export function displayWidth(s: string): number {
+  // eslint-disable-next-line no-control-regex
+  const plain = s.replace(/\u001b\[[0-9;]*m/g, '');
+  let w = 0;
+  for (const ch of plain) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x20 || (cp >= 0x300 && cp <= 0x36f) || cp === 0x200b) continue;
+    w += isWide(cp) ? 2 : 1;
+  }
+  return w;
+}
+
+function isWide(cp: number): boolean {
+  return (
+    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  );
+}
+
+/** Cut `s` to at most `max` display columns, ending in '…' when cut. */
+export function truncate(s: string, max: number): string {
+  if (displayWidth(s) <= max) return s;
+  let out = '';
+  let w = 0;
+  for (const ch of s) {
+    const cw = isWide(ch.codePointAt(0)!) ? 2 : 1;
+    if (w + cw > max - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return out + '…';
+}
+
+const pad = (s: string, w: number, right = false) => {
+  const fill = ' '.repeat(Math.max(0, w - displayWidth(s)));
+  return right ? fill + s : s + fill;
+};
+
+/**
+ * A plain text table (no borders, two spaces between columns) that lines up CJK text.
+ * The last column is truncated to fit `width` when given.
+ */
+export function renderTable(headers: string[], rows: string[][], opts: { width?: number; align?: ('l' | 'r')[]; header?: (s: string) => string } = {}): string {
+  const cols = headers.length;
+  const widths = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))));
+  if (opts.width && cols > 1) {
+    const fixed = widths.slice(0, -1).reduce((a, b) => a + b + 2, 0);
+    widths[cols - 1] = Math.max(10, Math.min(widths[cols - 1]!, opts.width - fixed));
+  }
+  const line = (r: string[], isHeader = false) =>
+    r.map((c, i) => {
+      const cell = i === cols - 1 ? truncate(c ?? '', widths[i]!) : c ?? '';
+      const padded = i === cols - 1 && opts.align?.[i] !== 'r' ? cell : pad(cell, widths[i]!, opts.align?.[i] === 'r');
+      return isHeader && opts.header ? opts.header(padded) : padded;
+    }).join('  ').trimEnd();
+  return [line(headers, true), ...rows.map((r) => line(r))].join('\n') + '\n';
+}

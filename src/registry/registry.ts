@@ -1,0 +1,129 @@
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import type { Project } from '../config.js';
+import type { Diagnostic } from '../contract/diagnostic.js';
+import type { ToolContract, ToolEntry } from '../contract/types.js';
+import { parseContract } from '../contract/parse.js';
+import { parseYamlSource } from '../contract/yaml-source.js';
+import { ExitCode, ToolboxError, closest } from '../errors.js';
+import { discoverContractFiles } from './discover.js';
+import { readCache, writeCache, type CachedFile, type RegistryCache } from './cache.js';
+
+/** A file that could not be turned into a tool (see `toolbox validate` for details). */
+export interface BrokenFile { file: string; diagnostics: Diagnostic[] }
+
+/** Every valid tool of a registry, plus the files that are broken. Never executes anything. */
+export interface Registry {
+  project: Project;
+  entries: ToolEntry[];
+  byId: Map<string, ToolEntry>;
+  broken: BrokenFile[];
+  /** How many contract files were re-parsed (0 on a fully warm cache). */
+  parsed: number;
+}
+
+const fingerprint = (st: Stats) => ({ mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs });
+const same = (c: CachedFile, st: Stats) => c.mtimeMs === st.mtimeMs && c.size === st.size && c.ctimeMs === st.ctimeMs;
+
+function parseOne(abs: string, st: Stats): CachedFile {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(abs);
+  } catch (e) {
+    return { ...fingerprint(st), diagnostics: [{ file: abs, line: 1, column: 1, severity: 'error', rule: 'unreadable', message: (e as Error).message }] };
+  }
+  const parsed = parseContract(abs, bytes);
+  const line = parsed.contract ? parsed.locate(['id']).line : undefined;
+  return { ...fingerprint(st), contract: parsed.contract, line, diagnostics: parsed.diagnostics };
+}
+
+/**
+ * Load the whole registry, re-parsing only files whose size/mtime changed since the cached
+ * index in `.toolbox/cache/` (the cache is an optimisation: if it cannot be written, nothing fails).
+ */
+export function loadRegistry(project: Project, opts: { cache?: boolean } = {}): Registry {
+  const useCache = opts.cache !== false;
+  const prev: RegistryCache | undefined = useCache ? readCache(project) : undefined;
+  const files: Record<string, CachedFile> = {};
+  let parsed = 0;
+  for (const rel of discoverContractFiles(project.registryDir)) {
+    const abs = join(project.registryDir, rel);
+    let st: Stats;
+    try { st = statSync(abs); } catch { continue; }
+    const old = prev?.files[rel];
+    if (old && same(old, st)) files[rel] = old;
+    else { files[rel] = parseOne(abs, st); parsed++; }
+  }
+  const removed = prev ? Object.keys(prev.files).some((k) => !(k in files)) : true;
+  if (useCache && (parsed > 0 || removed)) writeCache(project, { files });
+  return assemble(project, files, parsed);
+}
+
+function assemble(project: Project, files: Record<string, CachedFile>, parsed: number): Registry {
+  const entries: ToolEntry[] = [];
+  const byId = new Map<string, ToolEntry>();
+  const broken: BrokenFile[] = [];
+  for (const [rel, f] of Object.entries(files)) {
+    const file = join(project.registryDir, rel);
+    if (!f.contract) {
+      broken.push({ file, diagnostics: f.diagnostics.map((d) => ({ ...d, file })) });
+      continue;
+    }
+    const dup = byId.get(f.contract.id);
+    if (dup) {
+      broken.push({
+        file,
+        diagnostics: [{ file, line: f.line ?? 1, column: 1, severity: 'error', rule: 'duplicate-id', message: `duplicate id '${f.contract.id}': already defined in ${dup.file}:${dup.line ?? 1}`, path: 'id', hint: 'Tool ids must be unique across the registry; rename one.' }],
+      });
+      continue;
+    }
+    const entry: ToolEntry = { contract: f.contract, file, line: f.line };
+    entries.push(entry);
+    byId.set(f.contract.id, entry);
+  }
+  return { project, entries, byId, broken, parsed };
+}
+
+/**
+ * Find one tool for `run`: from the id index in the cache, parsing only that one file (and
+ * trusting its earlier validation when it has not changed). Falls back to a full load when the
+ * index is missing or stale. Throws unknown_tool (exit 2) with suggestions.
+ */
+export function findTool(project: Project, id: string): ToolEntry {
+  const cache = readCache(project, { idsOnly: true });
+  const hit = cache?.ids?.[id];
+  if (hit) {
+    const abs = join(project.registryDir, hit.rel);
+    try {
+      const st = statSync(abs);
+      if (st.mtimeMs === hit.mtimeMs && st.size === hit.size && st.ctimeMs === hit.ctimeMs) {
+        // Validated when it was indexed and unchanged since: a plain YAML parse is enough.
+        const src = parseYamlSource(readFileSync(abs, 'utf8'));
+        const c = src.value as ToolContract | undefined;
+        if (c && c.id === id) return { contract: c, file: abs, line: src.locate(['id']).line };
+      }
+    } catch { /* fall through to a full load */ }
+  }
+  const reg = loadRegistry(project);
+  const entry = reg.byId.get(id);
+  if (entry) return entry;
+  const brokenHere = reg.broken.find((b) => b.diagnostics.some((d) => d.message.includes(`'${id}'`)) || b.file.includes(id));
+  if (brokenHere) {
+    const d = brokenHere.diagnostics[0]!;
+    throw new ToolboxError('tool_contract_invalid', `tool '${id}' has an invalid contract: ${d.file}:${d.line}:${d.column}: ${d.message}`, {
+      exitCode: ExitCode.registry,
+      hint: 'Run `toolbox validate` for all problems.',
+    });
+  }
+  throw unknownTool(id, reg.byId.keys());
+}
+
+export function unknownTool(id: string, ids: Iterable<string>): ToolboxError {
+  const all = [...ids];
+  const near = closest(id, all);
+  return new ToolboxError('unknown_tool', `Unknown tool '${id}'.${near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`, {
+    exitCode: ExitCode.usage,
+    hint: all.length ? 'Run `toolbox list` to see every tool id.' : 'The registry has no valid tools; run `toolbox validate`.',
+    details: { suggestions: near },
+  });
+}
