@@ -1,0 +1,10 @@
+import { ToolboxError } from '../errors.js';
+import type { Loader } from './types.js';
+
+// Placeholder until the command loader lands (being written now); keeps the build green.
+export const loader: Loader = {
+  type: 'command',
+  async load() {
+    throw new ToolboxError('loader_unavailable', "the 'command' loader is not available in this build", { exitCode: 4 });
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * The sandbox API every loader uses to start tool code. Implemented in src/runtime/sandbox/index.ts.
+ * Nothing outside src/runtime/sandbox/ spawns tool code any other way.
+ */
+
+/** Which isolation mechanism is in force (strongest first). */
+export type SandboxTier = 'bwrap' | 'unshare' | 'none';
+
+/** What the tier in force isolates on this machine, probed once and cached. */
+export interface SandboxInfo {
+  tier: SandboxTier;
+  isolates: { filesystem: boolean; network: boolean; processes: boolean; syscalls: boolean; uidDrop: boolean };
+  /** Human warnings to show on every run when isolation is weaker than the policy asks. */
+  warnings: string[];
+  /** Why a stronger tier is not available (e.g. "bwrap not installed"). */
+  reasons: string[];
+}
+
+/** Limits after applying contract `sandbox` values over the defaults. Sizes in bytes. */
+export interface ResolvedLimits {
+  timeoutMs: number;
+  cpuSeconds: number;
+  memoryBytes: number;
+  processes: number;
+  fileSizeBytes: number;
+  openFiles: number;
+  outputBytes: number;
+}
+
+/** One sandboxed process to start. */
+export interface SandboxSpec {
+  command: string;
+  args: string[];
+  /** The complete environment inside (already filtered to the contract's allow-list). */
+  env: Record<string, string>;
+  /** Host paths made visible read-only at the same path (tool folder, interpreter prefix, ...). */
+  readOnlyPaths: string[];
+  /** Open the network (default closed). */
+  network: boolean;
+  limits: ResolvedLimits;
+  /** Data written to the child's stdin (then closed). Omit for long-lived processes. */
+  stdin?: string | Uint8Array;
+  /**
+   * Give the child a private pipe for its result, so the tool's own prints cannot corrupt it.
+   * The fd number inside the child is in env TOOLBOX_RESULT_FD.
+   */
+  resultChannel?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Which limit stopped the process, if any. */
+export type LimitHit = 'timeout' | 'cpu' | 'memory' | 'output' | 'file_size' | 'processes';
+
+export interface SandboxResult {
+  exitCode: number | null;
+  /** Signal that killed the tool (also decoded from bwrap's 128+N). */
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  /** What the child wrote on the result channel. */
+  result?: string;
+  limit?: LimitHit;
+  timedOut: boolean;
+  durationMs: number;
+  tier: SandboxTier;
+  /** The per-call writable work dir (removed after the call). */
+  workDir: string;
+}
+
+/** A long-lived sandboxed process (MCP stdio servers, warm Python workers). */
+export interface SandboxProcess {
+  stdin: NodeJS.WritableStream;
+  stdout: NodeJS.ReadableStream;
+  stderr: NodeJS.ReadableStream;
+  pid: number | undefined;
+  /** Resolves when the whole process tree is gone. */
+  exited: Promise<SandboxResult>;
+  /** Kill the whole process tree (SIGKILL to the namespace). */
+  kill(): void;
+}

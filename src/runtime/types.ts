@@ -1,0 +1,31 @@
+import type { Caller } from './permissions.js';
+import type { SandboxTier } from './sandbox/types.js';
+
+/** One call of one tool through the pipeline (validation, permissions, deps, breaker, sandbox, format). */
+export interface InvokeRequest {
+  id: string;
+  /** The arguments object (validated against the tool's schema before anything is loaded). */
+  args: unknown;
+  caller?: Caller;
+  /** Overrides the contract's timeout. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Session id: the tool stays loaded for the session; recorded for selection memory. */
+  session?: string;
+}
+
+/** A successful call. Failures are thrown as ToolboxError (exit 2 args, 4 tool, 5 limit, 6 deps, 7 permission). */
+export interface InvokeResult {
+  tool: string;
+  ok: true;
+  result: unknown;
+  /** The result formatted for people / LLMs (the contract's `format`, or a readable rendering). */
+  text: string;
+  durationMs: number;
+  loadMs: number;
+  runMs: number;
+  cacheHit: boolean;
+  sandbox: SandboxTier;
+  warnings: string[];
+  logs?: string;
+}
