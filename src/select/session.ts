@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Project } from '../config.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { usageError } from '../errors.js';
+
+/** One turn of a session: a query that selected tools, or a tool that was run. */
+export interface SessionEvent { at: string; kind: 'selected' | 'run'; query?: string; tools: string[] }
+export interface Session { id: string; events: SessionEvent[] }
+
+const MAX_EVENTS = 50;
+
+function sessionFile(project: Project, id: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(id) || id.startsWith('.')) {
+    throw usageError('invalid_session_id', `invalid session id '${id}'`, 'Use letters, digits, _ . - (at most 128 characters).');
+  }
+  return join(project.stateDir, 'sessions', `${id}.json`);
+}
+
+/** The session's history (empty when new). */
+export function readSession(project: Project, id: string): Session {
+  try {
+    const s = JSON.parse(readFileSync(sessionFile(project, id), 'utf8')) as Session;
+    if (Array.isArray(s.events)) return { id, events: s.events };
+  } catch { /* new or unreadable: start fresh */ }
+  return { id, events: [] };
+}
+
+/** Append one event (keeps the last MAX_EVENTS). Written atomically under .toolbox/sessions/. */
+export function recordSessionEvent(project: Project, id: string, event: Omit<SessionEvent, 'at'>): void {
+  const s = readSession(project, id);
+  s.events.push({ at: new Date().toISOString(), ...event });
+  if (s.events.length > MAX_EVENTS) s.events.splice(0, s.events.length - MAX_EVENTS);
+  writeFileAtomic(sessionFile(project, id), JSON.stringify(s, null, 1));
+}
