@@ -1,26 +1,73 @@
-// PLACEHOLDER (being replaced by the sandbox implementation): signatures only, so that loaders
-// and the runtime can be written against them. Every function here throws until then.
-import type { ResolvedLimits, SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec } from './types.js';
+// The sandbox every loader runs tool code through. See docs/sandbox.md for what each tier
+// isolates and what it does not.
 import type { SandboxPolicy } from '../../contract/types.js';
+import { resolveLimits as resolve } from './limits.js';
+import { chooseTier, describeTier, probeFacts, TIERS, type ProbeFacts } from './probe.js';
+import { runWith, startWith } from './run.js';
+import type { ResolvedLimits, SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import type { Tools } from './wrap.js';
 
-export type { ResolvedLimits, SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec } from './types.js';
+export type { LimitHit, ResolvedLimits, SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+export { resolveInterpreter, type ResolvedInterpreter } from './interpreter.js';
+export { DEFAULT_LIMITS, parseDuration, parseSize } from './limits.js';
 
-/** Probe (once per process, cached on disk under .toolbox/ when a state dir is given) which tier works here. */
-export async function probeSandbox(_opts: { stateDir?: string } = {}): Promise<SandboxInfo> {
-  throw new Error('sandbox not implemented yet');
+/** A trial run for the probe: the real call path running `true`, nothing bound, nothing to leak. */
+async function trial(tier: SandboxTier, tools: Tools): Promise<string | undefined> {
+  try {
+    const r = await runWith({ command: '/bin/sh', args: ['-c', 'exit 0'], env: {}, readOnlyPaths: [], network: false,
+      limits: { ...DEFAULT_LIMITS, timeoutMs: 10_000 } }, tier, tools);
+    return r.exitCode === 0 ? undefined : (r.stderr.trim().split('\n').pop() || `exit ${r.exitCode ?? r.signal}`);
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
-/** Defaults overlaid with a contract's `sandbox` section and an optional timeout override. */
-export function resolveLimits(_policy: SandboxPolicy | undefined, _timeout: number | string | undefined, _overrideMs?: number): ResolvedLimits {
-  throw new Error('sandbox not implemented yet');
+let lastStateDir: string | undefined;
+function facts(stateDir?: string): Promise<ProbeFacts> {
+  if (stateDir) lastStateDir = stateDir;
+  return probeFacts(stateDir ?? lastStateDir, trial);
+}
+
+/**
+ * Which tier is in force here and what it isolates. Probed once per process and cached in
+ * `<stateDir>/cache/sandbox.json` (keyed by the bwrap/unshare/setpriv/prlimit binaries, uid,
+ * kernel and arch). `TOOLBOX_SANDBOX=bwrap|unshare|none` forces a tier; forcing one that does not
+ * work here throws `sandbox_unavailable` (exit 3).
+ */
+export async function probeSandbox(opts: { stateDir?: string } = {}): Promise<SandboxInfo> {
+  const f = await facts(opts.stateDir);
+  return describeTier(chooseTier(f), f);
+}
+
+/**
+ * Defaults (timeout 30 s, cpu 30 s, memory 512 MiB, 64 processes, files 16 MiB, 256 open files,
+ * output 1 MiB) overlaid with a contract's `sandbox` section and `timeout`; `overrideMs` is the
+ * already-parsed `--timeout` flag. Bad contract values throw `invalid_sandbox_value` (exit 3).
+ */
+export function resolveLimits(policy: SandboxPolicy | undefined, timeout: number | string | undefined, overrideMs?: number): ResolvedLimits {
+  return resolve(policy, timeout, overrideMs);
+}
+
+/** Every tier that works on this machine, strongest first (for `toolbox doctor`, tests, benches). */
+export async function availableTiers(opts: { stateDir?: string } = {}): Promise<SandboxTier[]> {
+  const f = await facts(opts.stateDir);
+  return TIERS.filter((t) => f.works[t]);
+}
+
+/** What a given tier would isolate here (without choosing it). */
+export async function describeSandboxTier(tier: SandboxTier, opts: { stateDir?: string } = {}): Promise<SandboxInfo> {
+  return describeTier(tier, await facts(opts.stateDir));
 }
 
 /** Run one process to completion inside the sandbox; the whole process tree is gone when this resolves. */
-export async function runSandboxed(_spec: SandboxSpec): Promise<SandboxResult> {
-  throw new Error('sandbox not implemented yet');
+export async function runSandboxed(spec: SandboxSpec): Promise<SandboxResult> {
+  const f = await facts();
+  return runWith(spec, chooseTier(f), f.tools);
 }
 
 /** Start a long-lived sandboxed process (MCP stdio server, warm worker). */
-export async function startSandboxed(_spec: Omit<SandboxSpec, 'stdin'>): Promise<SandboxProcess> {
-  throw new Error('sandbox not implemented yet');
+export async function startSandboxed(spec: Omit<SandboxSpec, 'stdin'>): Promise<SandboxProcess> {
+  const f = await facts();
+  return startWith(spec, chooseTier(f), f.tools);
 }

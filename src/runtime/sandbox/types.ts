@@ -9,11 +9,19 @@ export type SandboxTier = 'bwrap' | 'unshare' | 'none';
 /** What the tier in force isolates on this machine, probed once and cached. */
 export interface SandboxInfo {
   tier: SandboxTier;
-  isolates: { filesystem: boolean; network: boolean; processes: boolean; syscalls: boolean; uidDrop: boolean };
+  /**
+   * filesystem: only the system, the bound paths and the work dir are visible; network: no network
+   * unless the policy opens it; processes: the tool's process tree lives in its own pid namespace and
+   * dies with it; syscalls: seccomp filter; uidDrop: runs under a per-call uid (as root);
+   * processLimit: RLIMIT_NPROC is really enforced; resourceLimits: cpu/memory/file size/open files.
+   */
+  isolates: { filesystem: boolean; network: boolean; processes: boolean; syscalls: boolean; uidDrop: boolean; processLimit: boolean; resourceLimits: boolean };
   /** Human warnings to show on every run when isolation is weaker than the policy asks. */
   warnings: string[];
   /** Why a stronger tier is not available (e.g. "bwrap not installed"). */
   reasons: string[];
+  /** The mechanism's version when known (e.g. "bubblewrap 0.8.0"). */
+  version?: string;
 }
 
 /** Limits after applying contract `sandbox` values over the defaults. Sizes in bytes. */
@@ -65,6 +73,10 @@ export interface SandboxResult {
   tier: SandboxTier;
   /** The per-call writable work dir (removed after the call). */
   workDir: string;
+  /** The call was stopped through spec.signal (the tree is gone). */
+  aborted?: boolean;
+  /** Per-call isolation warnings (e.g. a bound path that kept the process limit off). */
+  warnings?: string[];
 }
 
 /** A long-lived sandboxed process (MCP stdio servers, warm Python workers). */
