@@ -16,7 +16,8 @@ export function reportError(io: IO, e: ToolboxError, opts: { json: boolean; verb
     io.stderr.write(`error: ${e.message}\n`);
     if (e.hint) io.stderr.write(`hint: ${e.hint}\n`);
   }
-  if (opts.verbose && e.stack) io.stderr.write(`${e.stack}\n${e.cause instanceof Error && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);
+  // --verbose: the stack of what went wrong underneath (a ToolboxError's own stack says little).
+  if (opts.verbose && e.cause instanceof Error && e.cause.stack) io.stderr.write(`caused by: ${e.cause.stack}\n`);
 }
 
 /**
@@ -24,7 +25,7 @@ export function reportError(io: IO, e: ToolboxError, opts: { json: boolean; verb
  * This is the only catch-all: every error becomes a message and a documented exit code.
  */
 export async function run(argv: string[], io: IO): Promise<number> {
-  const flags = { json: argv.includes('--json') || argv.some((a) => a === '--format=json'), verbose: argv.includes('--verbose') || argv.includes('-v') };
+  const flags = { json: argv.includes('--json') || argv.some((a, i) => a === '--format=json' || (a === '--format' && argv[i + 1] === 'json')), verbose: argv.includes('--verbose') || argv.includes('-v') };
   let code = 0;
   try {
     const program = buildProgram(io, (c) => { code = c; });
@@ -73,6 +74,13 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSig);
   process.on('SIGTERM', onSig);
+  // `toolbox list | head`: the reader went away; that is not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(0);
+      throw e;
+    });
+  }
   const io = processIO(ac.signal);
   const code = await run(argv, io);
   return interrupted ? ExitCode.cancelled : code;

@@ -1,0 +1,26 @@
+// Writes schemas/contract.schema.json from the compiled contract schema (dist/contract/schema.js),
+// so editors (yaml-language-server) can check contracts as people type. Run by `npm run build`;
+// the output is committed, and test/scripts/gen-schema.test.ts checks it is up to date.
+import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const SCHEMA_FILE = join(root, 'schemas', 'contract.schema.json');
+
+/** The exact text of the published schema for a contract schema object. */
+export function renderSchema(schema) {
+  return JSON.stringify(schema, null, 2) + '\n';
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { contractSchema } = await import(pathToFileURL(join(root, 'dist', 'contract', 'schema.js')).href);
+  const text = renderSchema(contractSchema);
+  let old;
+  try { old = readFileSync(SCHEMA_FILE, 'utf8'); } catch { old = undefined; }
+  if (old !== text) {
+    mkdirSync(dirname(SCHEMA_FILE), { recursive: true });
+    writeFileSync(SCHEMA_FILE, text);
+    process.stderr.write(`wrote ${SCHEMA_FILE}\n`);
+  }
+}

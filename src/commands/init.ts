@@ -1,0 +1,40 @@
+import { relative, resolve } from 'node:path';
+import type { LoaderType } from '../contract/types.js';
+import { ExitCode, ToolboxError } from '../errors.js';
+import { askInit, initDefaults, initProject } from '../scaffold/init.js';
+import { printJson, type CommandContext } from '../output/context.js';
+
+/**
+ * `toolbox init [DIR] [--yes] [--force] [--registry-dir NAME] [--loader TYPE] [--tool ID]`.
+ * Asks on a TTY (unless --yes/--json), then writes; never overwrites without --force and exits 2
+ * naming the files it kept.
+ */
+export async function initCommand(ctx: CommandContext, args: unknown[], opts: Record<string, unknown>): Promise<number> {
+  const dir = resolve(ctx.io.cwd, String(args[0] ?? '.'));
+  const defaults = initDefaults({ registryDir: opts.registryDir as string | undefined, tool: opts.tool as string | undefined, loader: opts.loader as LoaderType | undefined });
+  const interactive = !opts.yes && !ctx.opts.json && Boolean(ctx.io.stdinIsTTY) && Boolean(ctx.io.stdout.isTTY);
+  const answers = interactive ? await askInit(defaults, ctx.io) : defaults;
+  const r = initProject(dir, answers, { force: Boolean(opts.force) });
+  const rel = (p: string) => relative(ctx.io.cwd, p) || p;
+  const list = (fs: typeof r.created) => fs.map((f) => ({ file: f.path, role: f.role }));
+  if (ctx.opts.json) {
+    printJson(ctx, { dir, created: list(r.created), overwritten: list(r.overwritten), kept: list(r.kept) });
+  } else {
+    const s = ctx.style;
+    for (const f of r.created) ctx.io.stdout.write(`${s.green('created')}      ${rel(f.path)}  ${s.dim(f.role)}\n`);
+    for (const f of r.overwritten) ctx.io.stdout.write(`${s.yellow('overwritten')}  ${rel(f.path)}  ${s.dim(f.role)}\n`);
+    for (const f of r.kept) ctx.io.stdout.write(`${s.yellow('kept')}         ${rel(f.path)}  ${s.dim('exists, not overwritten')}\n`);
+  }
+  if (r.kept.length) {
+    throw new ToolboxError('file_exists', `kept ${r.kept.length} existing file(s): ${r.kept.map((f) => rel(f.path)).join(', ')}`, {
+      exitCode: ExitCode.usage,
+      hint: 'Your files were left as they were. Pass --force to overwrite them with the templates.',
+      details: { kept: r.kept.map((f) => f.path) },
+    });
+  }
+  if (!ctx.opts.json) {
+    const cd = dir === resolve(ctx.io.cwd) ? '' : `cd ${rel(dir)} && `;
+    ctx.io.stderr.write(`Next: ${cd}toolbox validate && toolbox run ${answers.tool} …\n`);
+  }
+  return ExitCode.ok;
+}

@@ -1,0 +1,25 @@
+import type { LintRule } from '../types.js';
+
+/**
+ * The lint rules, one file each (file name = rule id), imported on first use. Adding a rule:
+ * a file in this folder exporting `rule`, and one line here.
+ */
+export const ruleMap = {
+  'description-too-short': async () => (await import('./description-too-short.js')).rule,
+  'description-too-long': async () => (await import('./description-too-long.js')).rule,
+  'description-vague': async () => (await import('./description-vague.js')).rule,
+  'description-placeholder': async () => (await import('./description-placeholder.js')).rule,
+  'description-when-to-use': async () => (await import('./description-when-to-use.js')).rule,
+  'description-similar': async () => (await import('./description-similar.js')).rule,
+  'param-description': async () => (await import('./param-description.js')).rule,
+  'param-type': async () => (await import('./param-type.js')).rule,
+  'enum-undocumented': async () => (await import('./enum-undocumented.js')).rule,
+} satisfies Record<string, () => Promise<LintRule>>;
+
+export type RuleId = keyof typeof ruleMap;
+export const RULE_IDS = Object.keys(ruleMap) as RuleId[];
+
+/** Every lint rule, loaded. */
+export async function loadRules(): Promise<LintRule[]> {
+  return Promise.all(RULE_IDS.map((id) => ruleMap[id]()));
+}

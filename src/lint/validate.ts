@@ -1,0 +1,141 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Project } from '../config.js';
+import { parseContract, MAX_CONTRACT_BYTES } from '../contract/parse.js';
+import { SEVERITY_RANK, sortDiagnostics, type Diagnostic, type Severity } from '../contract/diagnostic.js';
+import type { ToolEntry } from '../contract/types.js';
+import type { Registry } from '../registry/registry.js';
+import { discoverContractFiles } from '../registry/discover.js';
+import { lintSettings, runLint } from './engine.js';
+import { loadRules } from './rules/index.js';
+import { STRUCTURAL_RULES } from './structural.js';
+import type { LintFile, LintSettings, RuleMeta } from './types.js';
+
+/** Counts for the end of a report. */
+export interface ValidationSummary { files: number; tools: number; errors: number; warnings: number; infos: number }
+
+/** Everything `toolbox validate` found, sorted by file, line, column. */
+export interface ValidationResult {
+  diagnostics: Diagnostic[];
+  summary: ValidationSummary;
+  /** Metadata of every rule that can appear (for SARIF and docs). */
+  rules: RuleMeta[];
+}
+
+export interface ValidateOptions {
+  /** Run the routing check (each tool's `examples` select it). Default true. */
+  routing?: boolean;
+  /** Paths in messages are shown relative to this folder (default: the project root). */
+  cwd?: string;
+}
+
+/** Read a file, but never more than the contract size limit + 1 byte (a 10 GB file costs nothing). */
+function readCapped(file: string): { bytes: Uint8Array; size: number } {
+  const size = statSync(file).size;
+  const fd = openSync(file, 'r');
+  try {
+    const want = Math.min(size, MAX_CONTRACT_BYTES + 1);
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, got, want - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { bytes: buf.subarray(0, got), size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Validate a whole registry: every file's structural diagnostics (encoding, YAML, contract
+ * schema, loader_config, JSON Schemas), duplicate ids, the description lint and the routing
+ * check. Never throws for bad contract files; throws config_invalid (exit 3) for a bad `lint:`
+ * section in toolbox.config.yaml.
+ */
+export async function validateProject(project: Project, opts: ValidateOptions = {}): Promise<ValidationResult> {
+  const rules = await loadRules();
+  const settings = lintSettings(rules, project.config, project.configFile, STRUCTURAL_RULES.filter((r) => r.id === 'routing'));
+  const base = opts.cwd ?? project.root;
+  const displayPath = (f: string) => relative(base, f) || f;
+
+  const diagnostics: Diagnostic[] = [];
+  const lintFiles: LintFile[] = [];
+  const entries: ToolEntry[] = [];
+  const byId = new Map<string, ToolEntry>();
+  const broken: Registry['broken'] = [];
+  const rels = discoverContractFiles(project.registryDir);
+
+  for (const rel of rels) {
+    const file = join(project.registryDir, rel);
+    let read: { bytes: Uint8Array; size: number };
+    try {
+      read = readCapped(file);
+    } catch (e) {
+      const d: Diagnostic = { file, line: 1, column: 1, severity: 'error', rule: 'unreadable', message: `cannot read the file: ${(e as Error).message}`, hint: 'Check the file\'s permissions.' };
+      diagnostics.push(d);
+      broken.push({ file, diagnostics: [d] });
+      continue;
+    }
+    if (read.size > MAX_CONTRACT_BYTES) {
+      const d: Diagnostic = { file, line: 1, column: 1, severity: 'error', rule: 'file-too-large', message: `contract file is ${read.size} bytes; the limit is ${MAX_CONTRACT_BYTES} (1 MiB)`, hint: 'A contract describes one tool; move data out of it, or move the file out of the registry folder.' };
+      diagnostics.push(d);
+      broken.push({ file, diagnostics: [d] });
+      continue;
+    }
+    const parsed = parseContract(file, read.bytes);
+    diagnostics.push(...parsed.diagnostics);
+    const data = parsed.data;
+    const structurallyParsed = data && typeof data === 'object' && !Array.isArray(data) && !parsed.diagnostics.some((d) => d.rule === 'unsafe-key');
+    if (structurallyParsed) lintFiles.push({ file, data: data as Record<string, unknown>, locate: parsed.locate });
+    if (!parsed.contract) {
+      broken.push({ file, diagnostics: parsed.diagnostics });
+      continue;
+    }
+    const line = parsed.locate(['id']).line;
+    const dup = byId.get(parsed.contract.id);
+    if (dup) {
+      const pos = parsed.locate(['id']);
+      const d: Diagnostic = {
+        file, line: pos.line, column: pos.column, severity: 'error', rule: 'duplicate-id', path: 'id',
+        message: `duplicate id '${parsed.contract.id}': also defined in ${displayPath(dup.file)}:${dup.line ?? 1}`,
+        hint: 'Tool ids must be unique across the registry; rename one of the two.',
+      };
+      diagnostics.push(d);
+      broken.push({ file, diagnostics: [d] });
+      continue;
+    }
+    const entry: ToolEntry = { contract: parsed.contract, file, line };
+    entries.push(entry);
+    byId.set(entry.contract.id, entry);
+  }
+
+  diagnostics.push(...runLint(rules, lintFiles, settings, displayPath));
+
+  if (opts.routing !== false && settings.severity.routing !== 'off' && entries.length > 0) {
+    const registry: Registry = { project, entries, byId, broken, parsed: rels.length };
+    const { checkRouting } = await import('../select/routing.js');
+    const sev = settings.severity.routing as Severity;
+    for (const d of await checkRouting(registry, { top: 3 })) diagnostics.push({ ...d, severity: sev });
+  }
+
+  sortDiagnostics(diagnostics);
+  return {
+    diagnostics,
+    summary: summarize(diagnostics, rels.length, entries.length),
+    rules: [...STRUCTURAL_RULES, ...rules.map((r) => r.meta)],
+  };
+}
+
+function summarize(ds: Diagnostic[], files: number, tools: number): ValidationSummary {
+  const count = (s: Severity) => ds.filter((d) => d.severity === s).length;
+  return { files, tools, errors: count('error'), warnings: count('warning'), infos: count('info') };
+}
+
+/** True when any diagnostic is at or above `failOn`: `validate` then exits 1. */
+export function hasFindings(ds: Diagnostic[], failOn: Severity): boolean {
+  return ds.some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[failOn]);
+}
+
+export type { LintSettings };

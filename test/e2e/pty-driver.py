@@ -1,0 +1,42 @@
+# Drive a program in a pseudo-terminal (for interactive `toolbox init` tests): for each step
+# "WAIT<TAB>SEND", wait until WAIT appears in the output, then type SEND. Prints the exit code.
+import json, os, pty, select, sys, time
+
+steps = json.loads(sys.argv[1])
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+
+buf = b''
+def read_until(token, deadline):
+    global buf
+    while token.encode() not in buf and time.time() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buf += chunk
+
+for wait, send in steps:
+    read_until(wait, time.time() + 30)
+    if wait.encode() not in buf:
+        sys.stderr.write('never saw %r in %r\n' % (wait, buf[-500:]))
+        os.kill(pid, 9)
+        break
+    buf = b''
+    time.sleep(0.1)
+    os.write(fd, send.encode())
+
+while True:
+    try:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r and not os.read(fd, 4096):
+            break
+    except OSError:
+        break
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
