@@ -1,10 +1,128 @@
-import { ToolboxError } from '../errors.js';
-import type { Loader } from './types.js';
+import { ExitCode, ToolboxError } from '../errors.js';
+import type { HttpConfig, ToolEntry } from '../contract/types.js';
+import { ToolRunError } from '../runtime/errors.js';
+import type { CallContext, Loader, LoadContext, ToolOutput } from './types.js';
+import { cancelledError, limitError } from './util/outcome.js';
+import { buildRequest, redactor } from './util/http-request.js';
+import { envRefs } from './util/template.js';
 
-// Placeholder until the http loader lands (being written now); keeps the build green.
+const REACH: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found (DNS)',
+  EAI_AGAIN: 'DNS lookup failed',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
+  UND_ERR_SOCKET: 'connection closed',
+};
+
+/** `${VAR}` placeholders must name variables the contract allow-lists in sandbox.env. */
+function checkEnvAllowed(entry: ToolEntry, cfg: HttpConfig): string[] {
+  const refs = [...envRefs([cfg.url, cfg.headers ?? {}, cfg.query ?? {}, cfg.body ?? null])];
+  const allowed = new Set(entry.contract.sandbox?.env ?? []);
+  const bad = refs.filter((r) => !allowed.has(r));
+  if (bad.length > 0) {
+    throw new ToolboxError('env_not_allowed', `tool '${entry.contract.id}': loader_config uses \${${bad[0]}}, which is not in the contract's sandbox.env allow-list`, {
+      exitCode: ExitCode.registry,
+      location: { file: entry.file, line: entry.line },
+      hint: `Add it to the contract: sandbox: { env: [${[...allowed, ...bad].join(', ')}] } (${entry.file}).`,
+      details: { variables: bad },
+    });
+  }
+  return refs;
+}
+
+/** Read the body, stopping (and aborting the request) past `cap` bytes. */
+async function readCapped(res: Response, cap: number, abort: () => void): Promise<{ text: string; over: boolean }> {
+  if (!res.body) return { text: '', over: false };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) { abort(); await reader.cancel().catch(() => undefined); return { text: '', over: true }; }
+    chunks.push(value);
+  }
+  return { text: new TextDecoder().decode(Buffer.concat(chunks)), over: false };
+}
+
+function isJson(contentType: string | null): boolean {
+  return /^[a-z]+\/([\w.-]+\+)?json\b/i.test(contentType ?? ''); // application/json, application/problem+json
+}
+
+async function perform(entry: ToolEntry, cfg: HttpConfig, refs: string[], args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutput> {
+  if (!ctx.network) {
+    throw new ToolboxError('network_not_allowed', `tool '${entry.contract.id}' makes HTTP requests but its sandbox policy keeps the network closed`, {
+      exitCode: ExitCode.permission,
+      location: { file: entry.file, line: entry.line },
+      hint: `Open it in the contract with \`sandbox: { network: true }\` (${entry.file}).`,
+    });
+  }
+  const missing = refs.filter((r) => ctx.env[r] === undefined);
+  if (missing.length > 0) {
+    throw new ToolboxError('env_missing', `tool '${entry.contract.id}' needs environment variable ${missing.join(', ')}, which is not set`, {
+      exitCode: ExitCode.missingDeps,
+      hint: `Set ${missing[0]} in the environment toolbox runs in.`,
+    });
+  }
+  const redact = redactor(refs.map((r) => ctx.env[r]!));
+  const req = buildRequest(cfg, args, ctx.env, redact);
+  if (ctx.signal.aborted) throw cancelledError();
+
+  const local = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; local.abort(); }, ctx.limits.timeoutMs);
+  const onAbort = () => local.abort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const host = req.url.host;
+  try {
+    let res: Response;
+    try {
+      res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: local.signal });
+    } catch (e) {
+      if (ctx.signal.aborted) throw cancelledError();
+      if (timedOut) throw limitError('timeout', ctx.limits, 'none');
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const why = (cause?.code && REACH[cause.code]) ?? redact(cause?.message ?? (e as Error).message);
+      throw new ToolRunError({ kind: 'failed', message: `cannot reach ${host}: ${why}`, tier: 'none' });
+    }
+    let body: { text: string; over: boolean };
+    try {
+      body = await readCapped(res, ctx.limits.outputBytes, () => local.abort());
+    } catch (e) {
+      if (ctx.signal.aborted) throw cancelledError();
+      if (timedOut) throw limitError('timeout', ctx.limits, 'none');
+      throw new ToolRunError({ kind: 'failed', message: `reading the response from ${host} failed: ${redact((e as Error).message)}`, tier: 'none' });
+    }
+    if (body.over) throw limitError('output', ctx.limits, 'none');
+    if (!res.ok) {
+      const excerpt = redact(body.text.replace(/\s+/g, ' ').trim().slice(0, 300));
+      throw new ToolRunError({ kind: 'failed', message: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} from ${host}${excerpt ? `: ${excerpt}` : ''}`, tier: 'none' });
+    }
+    if (req.method === 'HEAD') return { result: { status: res.status, headers: Object.fromEntries(res.headers) }, tier: 'none' };
+    if (isJson(res.headers.get('content-type'))) {
+      try { return { result: JSON.parse(body.text), tier: 'none' }; } catch { /* a server that lies about its type: give the text */ }
+    }
+    return { result: body.text, tier: 'none' };
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * The http loader: the request is made by toolbox itself with fetch (no tool code runs, so there is
+ * no child process and the reported sandbox tier is 'none'), under the contract's policy: the network
+ * must be opened, `${VAR}` must be allow-listed, and the timeout and output limit apply.
+ */
 export const loader: Loader = {
   type: 'http',
-  async load() {
-    throw new ToolboxError('loader_unavailable', "the 'http' loader is not available in this build", { exitCode: 4 });
+  async load(ctx: LoadContext) {
+    const cfg = ctx.entry.contract.loader_config as unknown as HttpConfig;
+    const refs = checkEnvAllowed(ctx.entry, cfg);
+    return { call: (args, call) => perform(ctx.entry, cfg, refs, args, call) };
   },
 };

@@ -1,10 +1,56 @@
-import { ToolboxError } from '../errors.js';
-import type { Loader } from './types.js';
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { ExitCode, ToolboxError } from '../errors.js';
+import type { PythonFunctionConfig } from '../contract/types.js';
+import { resolveInterpreter } from '../runtime/sandbox/index.js';
+import { toolInterpreter } from '../deps/interpreter.js';
+import type { Loader, LoadContext } from './types.js';
+import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
 
-// Placeholder until the python_function loader lands (being written now); keeps the build green.
+const isDir = (p: string) => { try { return statSync(p).isDirectory(); } catch { return false; } };
+
+/**
+ * loader_config.python: unset → python3 on PATH; a folder (relative to the project root) → a
+ * virtualenv, its bin/python3; a path → that file; anything else → a command on PATH. A venv's
+ * folder is bound read-only too, since its site-packages live there.
+ */
+export function pythonCommand(python: string | undefined, root: string): { command: string; venv?: string } {
+  if (!python) return { command: 'python3' };
+  const abs = resolve(root, python);
+  if (isDir(abs)) {
+    const bin = ['python3', 'python'].map((n) => join(abs, 'bin', n)).find((p) => existsSync(p));
+    if (!bin) {
+      throw new ToolboxError('python_not_found', `loader_config.python '${python}' is a folder without bin/python3 (looked in ${abs})`, {
+        exitCode: ExitCode.missingDeps,
+        hint: `Create the virtualenv with \`python3 -m venv ${python}\`, or point loader_config.python at an interpreter.`,
+      });
+    }
+    return { command: bin, venv: abs };
+  }
+  if (python.includes('/')) {
+    const venv = dirname(dirname(abs));
+    return { command: abs, venv: basename(dirname(abs)) === 'bin' && existsSync(join(venv, 'pyvenv.cfg')) ? venv : undefined };
+  }
+  return { command: python };
+}
+
 export const loader: Loader = {
   type: 'python_function',
-  async load() {
-    throw new ToolboxError('loader_unavailable', "the 'python_function' loader is not available in this build", { exitCode: 4 });
+  async load(ctx: LoadContext) {
+    const cfg = ctx.entry.contract.loader_config as unknown as PythonFunctionConfig;
+    // A per-tool venv made by `toolbox deps --install` wins over loader_config.python.
+    const installed = toolInterpreter(ctx.project, ctx.entry);
+    const { command, venv } = pythonCommand(installed ?? cfg.python, ctx.project.root);
+    const interp = await resolveInterpreter(command);
+    return runnerTool({
+      load: ctx,
+      what: 'python runner',
+      command: interp.path,
+      // -B: the project is mounted read-only, so never try to write __pycache__.
+      args: ['-B', join(RUNNERS_DIR, 'python_runner.py')],
+      env: { PYTHONUTF8: '1', PYTHONDONTWRITEBYTECODE: '1' },
+      readOnlyPaths: [ctx.project.root, RUNNERS_DIR, ...interp.readOnlyPaths, ...(venv ? [venv] : [])],
+      target: { module: cfg.module, function: cfg.function },
+    });
   },
 };

@@ -1,3 +1,4 @@
+// Loaders report a failed call by throwing ToolRunError from src/runtime/errors.ts ({ kind: 'failed' | 'limit', ... }).
 import type { Project } from '../config.js';
 import type { ToolEntry, LoaderType } from '../contract/types.js';
 import type { ResolvedLimits, SandboxTier } from '../runtime/sandbox/types.js';
@@ -29,6 +30,8 @@ export interface ToolOutput {
   /** The tool's own stderr / prints, for --verbose. */
   logs?: string;
   tier: SandboxTier;
+  /** Per-call isolation warnings (SandboxResult.warnings), shown to the caller with the result. */
+  warnings?: string[];
 }
 
 /** A tool whose implementation is ready to call. */

@@ -12,6 +12,8 @@ export interface InvokeRequest {
   signal?: AbortSignal;
   /** Session id: the tool stays loaded for the session; recorded for selection memory. */
   session?: string;
+  /** How arguments are named in validation messages: CLI flags (`--city`) or parameter names (default). */
+  argStyle?: 'flags' | 'params';
 }
 
 /** A successful call. Failures are thrown as ToolboxError (exit 2 args, 4 tool, 5 limit, 6 deps, 7 permission). */

@@ -1,0 +1,29 @@
+import { resolveProject } from '../config.js';
+import { printJson, type CommandContext } from '../output/context.js';
+import { renderTable } from '../output/table.js';
+import { projectStats } from '../runtime/stats.js';
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const ms = (x: number | null) => (x === null ? '-' : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
+
+/** `toolbox stats`: per-tool numbers from .toolbox/calls.jsonl and the breaker state. */
+export async function statsCommand(ctx: CommandContext): Promise<number> {
+  const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
+  const stats = projectStats(project);
+  if (ctx.opts.json) {
+    printJson(ctx, { tools: stats });
+    return 0;
+  }
+  if (stats.length === 0) {
+    ctx.io.stderr.write('No calls recorded yet (.toolbox/calls.jsonl is empty). Run a tool with `toolbox run <id>`.\n');
+    return 0;
+  }
+  const s = ctx.style;
+  const breaker = (b: string, at?: string) => (b === 'open' ? s.red(`open until ${at?.slice(11, 19) ?? '?'}Z`) : b === 'half_open' ? s.yellow('half-open') : 'closed');
+  const rows = stats.map((t) => [t.tool, String(t.calls), pct(t.successRate), ms(t.p50Ms), ms(t.p95Ms), ms(t.coldLoadMs), pct(t.cacheHitRate), breaker(t.breaker, t.reopensAt)]);
+  ctx.io.stdout.write(renderTable(['tool', 'calls', 'success', 'p50', 'p95', 'cold load', 'cache hits', 'breaker'], rows, {
+    align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+    header: (h) => s.bold(h),
+  }));
+  return 0;
+}

@@ -1,0 +1,19 @@
+/**
+ * toolbox as a library. The same pipeline as the CLI: `new Runtime(resolveProject({ cwd }))`, then
+ * `invoke({ id, args })`. Everything here is safe to import: heavy modules load on first use.
+ */
+export { Runtime, type RuntimeOptions } from './runtime/runtime.js';
+export type { InvokeRequest, InvokeResult } from './runtime/types.js';
+export { ToolRunError } from './runtime/errors.js';
+export { resolveProject, loadConfig, type Project, type ProjectOptions, type ToolboxConfig } from './config.js';
+export { loadRegistry, findTool, type Registry, type BrokenFile } from './registry/registry.js';
+export { canUse, assertCanUse, callerRoles, type Caller } from './runtime/permissions.js';
+export { ToolboxError, ExitError, InternalError, ExitCode, type ExitCodeValue, type Location } from './errors.js';
+export type { ToolContract, ToolEntry, JsonSchema, LoaderType, SandboxPolicy } from './contract/types.js';
+export type { Loader, LoadedTool, LoadContext, CallContext, ToolOutput } from './loaders/types.js';
+export type { SandboxTier, SandboxInfo, ResolvedLimits, LimitHit } from './runtime/sandbox/types.js';
+export { argsFromFlags } from './runtime/args.js';
+export { formatResult, renderReadable, fillTemplate } from './runtime/format.js';
+export { projectStats, type ToolStats } from './runtime/stats.js';
+export type { CallRecord } from './runtime/call-log.js';
+export { Breaker, type BreakerStatus, type BreakerState } from './runtime/breaker.js';

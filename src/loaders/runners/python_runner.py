@@ -1,0 +1,247 @@
+"""toolbox python runner: imports a tool's module and calls one function with keyword arguments.
+
+One-shot mode (default): reads {"root", "module", "function", "args"} as JSON on stdin, writes one
+JSON reply on the private result channel (fd in env TOOLBOX_RESULT_FD).
+Worker mode (--worker): reads {"root", "module", "function"} from the first stdin line, imports once,
+replies {"ready": true}, then answers {"id", "args"} request lines, one reply line each. Replies go
+on a private copy of the original stdout, prefixed with \\x1e; fd 1 itself is pointed at stderr so
+that nothing the tool prints (even from subprocesses) can corrupt them.
+
+Replies: {"ok": true, "result": ...} or {"ok": false, "error": {"kind", "type", "message", "traceback"}}
+with kind one of: module_not_found, import_failed, function_not_found, exception, not_serializable.
+"""
+# Only what every call needs is imported up front (asyncio alone costs ~40 ms); the rest is imported
+# where it is used, on the error and fallback paths.
+import importlib
+import io
+import json
+import os
+import sys
+
+RS = "\x1e"
+LOG_CAP = 64 * 1024
+
+
+def _err(kind, type_, message, tb=None):
+    return {"ok": False, "error": {"kind": kind, "type": type_, "message": message, "traceback": tb}}
+
+
+def _suggest(name, candidates):
+    import difflib
+    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
+    return "; did you mean " + " or ".join("'%s'" % c for c in close) + "?" if close else ""
+
+
+def _siblings(parent, root):
+    """Module names that exist under a package (or at the top level of the project root)."""
+    try:
+        import pkgutil
+        if parent:
+            pkg = importlib.import_module(parent)
+            paths = getattr(pkg, "__path__", None) or []
+        else:
+            paths = [root]
+        return sorted(m.name for m in pkgutil.iter_modules(paths))
+    except Exception:
+        return []
+
+
+def load_function(root, module_name, function_name):
+    """Import the module and return (function, None) or (None, error reply)."""
+    import traceback  # cheap next to any tool import, and every failure path needs it
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    try:
+        mod = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        missing = e.name or ""
+        if missing and (module_name == missing or module_name.startswith(missing + ".")):
+            parent, _, last = missing.rpartition(".")
+            names = _siblings(parent, root)
+            where = "package %s" % parent if parent else "the project root %s" % root
+            listing = (" (modules there: %s)" % ", ".join(names[:20])) if names else ""
+            msg = "no module named '%s' in %s%s%s" % (missing, where, listing, _suggest(last, names))
+            return None, _err("module_not_found", "ModuleNotFoundError", msg, traceback.format_exc())
+        return None, _err("import_failed", type(e).__name__,
+                          "importing %s failed: %s" % (module_name, e), traceback.format_exc())
+    except BaseException as e:  # a module that raises (or exits) while importing
+        return None, _err("import_failed", type(e).__name__,
+                          "importing %s failed: %s: %s" % (module_name, type(e).__name__, e), traceback.format_exc())
+    fn = getattr(mod, function_name, None)
+    if not callable(fn):
+        names = sorted(n for n, v in vars(mod).items()
+                       if callable(v) and not n.startswith("_") and not isinstance(v, type)
+                       and getattr(v, "__module__", None) == mod.__name__)
+        what = "has no function '%s'" % function_name if fn is None else "attribute '%s' is not callable" % function_name
+        msg = "module %s %s%s (functions: %s)" % (module_name, what, _suggest(function_name, names), ", ".join(names) or "none")
+        return None, _err("function_not_found", "AttributeError", msg)
+    return fn, None
+
+
+def _fallback(o):
+    """Values JSON cannot hold but that have one obvious reading (documented in docs/loaders.md)."""
+    import dataclasses
+    import datetime
+    import decimal
+    import enum
+    import uuid
+    if isinstance(o, (datetime.datetime, datetime.date, datetime.time)):
+        return o.isoformat()
+    if isinstance(o, (decimal.Decimal, uuid.UUID)):
+        return str(o)
+    if isinstance(o, (set, frozenset)):
+        try:
+            return sorted(o)
+        except TypeError:
+            return list(o)
+    if isinstance(o, enum.Enum):
+        return o.value
+    if dataclasses.is_dataclass(o) and not isinstance(o, type):
+        return dataclasses.asdict(o)
+    if hasattr(o, "model_dump"):  # pydantic v2
+        return o.model_dump(mode="json")
+    if isinstance(o, (bytes, bytearray)):
+        try:
+            return o.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    raise TypeError("a value of type %s is not JSON-serialisable" % type(o).__name__)
+
+
+def encode(reply):
+    try:
+        return json.dumps(reply, ensure_ascii=False, default=_fallback, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        msg = "the function returned a result that cannot be sent as JSON: %s" % e
+        safe = {k: v for k, v in reply.items() if k in ("id", "logs", "cpu")}
+        safe.update(_err("not_serializable", type(e).__name__, msg))
+        return json.dumps(safe, ensure_ascii=False)
+
+
+def call(fn, args):
+    try:
+        out = fn(**args)
+        if hasattr(out, "__await__"):  # coroutines, futures, any awaitable
+            out = _loop().run_until_complete(_await(out))
+        return {"ok": True, "result": out}
+    except BaseException as e:  # SystemExit and KeyboardInterrupt from tool code are failures too
+        return _err("exception", type(e).__name__, "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__,
+                    _tool_traceback(e))
+
+
+def _tool_traceback(e):
+    """The traceback without the runner's own frame, so it starts in the tool's code."""
+    import traceback
+    tb = e.__traceback__
+    if tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(e), e, tb))
+
+
+async def _await(aw):
+    return await aw
+
+
+_event_loop = None
+
+
+def _loop():
+    """One event loop for the process: a worker's module state (clients, sessions) may be bound to it."""
+    global _event_loop
+    import asyncio
+    if _event_loop is None:
+        _event_loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(_event_loop)
+    return _event_loop
+
+
+def cpu_seconds():
+    try:
+        import resource
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+    except Exception:
+        return 0.0
+
+
+class _Capture(io.TextIOBase):
+    """sys.stdout/sys.stderr in worker mode: forwards to real stderr and keeps a per-call copy."""
+
+    def __init__(self, real):
+        self.real = real
+        self.buf = []
+        self.size = 0
+
+    def write(self, s):
+        self.real.write(s)
+        if self.size < LOG_CAP:
+            self.buf.append(s)
+            self.size += len(s)
+        return len(s)
+
+    def flush(self):
+        self.real.flush()
+
+    def take(self):
+        s = "".join(self.buf)[:LOG_CAP]
+        self.buf, self.size = [], 0
+        return s
+
+
+def one_shot():
+    req = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    fd = int(os.environ.get("TOOLBOX_RESULT_FD", "0") or 0)
+    if fd <= 0:  # no private channel: keep a private copy of stdout for the reply
+        fd = os.dup(1)
+    # Everything the tool writes to fd 1 (prints, subprocesses) lands in stderr, in order.
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    fn, reply = load_function(req["root"], req["module"], req["function"])
+    if fn is not None:
+        reply = call(fn, req.get("args") or {})
+    data = encode(reply).encode("utf-8")
+    sys.stderr.flush()
+    with os.fdopen(fd, "wb", closefd=True) as out:
+        out.write(data)
+
+
+def worker():
+    proto = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    capture = _Capture(sys.stderr)
+    sys.stdout = sys.stderr = capture
+
+    def send(reply):
+        reply["cpu"] = cpu_seconds()
+        proto.write(RS + encode(reply) + "\n")
+        proto.flush()
+
+    hello = json.loads(requests.readline())
+    fn, reply = load_function(hello["root"], hello["module"], hello["function"])
+    if fn is None:
+        reply["logs"] = capture.take()
+        send(reply)
+        return
+    send({"ready": True, "logs": capture.take()})
+    for line in requests:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        reply = call(fn, req.get("args") or {})
+        reply["id"] = req.get("id")
+        capture.flush()
+        reply["logs"] = capture.take()
+        send(reply)
+
+
+if __name__ == "__main__":
+    # Python put this runner's folder first on sys.path; a tool module must not resolve against it.
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+        sys.path.pop(0)
+    if "--worker" in sys.argv[1:]:
+        worker()
+    else:
+        one_shot()

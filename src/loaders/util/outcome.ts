@@ -1,0 +1,94 @@
+import { ExitCode, ToolboxError } from '../../errors.js';
+import { ToolRunError } from '../../runtime/errors.js';
+import type { LimitHit, ResolvedLimits, SandboxResult, SandboxTier } from '../../runtime/sandbox/types.js';
+import type { ToolEntry } from '../../contract/types.js';
+
+/** A reply from a runner (python_runner.py / node_runner.mjs). */
+export interface RunnerReply {
+  ok?: boolean;
+  result?: unknown;
+  ready?: boolean;
+  id?: number;
+  logs?: string;
+  /** CPU seconds the runner process has used so far (worker mode). */
+  cpu?: number;
+  error?: { kind: string; type?: string; message: string; traceback?: string | null };
+}
+
+/** The last `max` characters of a text, cut at a line start when possible. */
+export function tail(text: string, max = 2000): string {
+  const t = text.trimEnd();
+  if (t.length <= max) return t;
+  const cut = t.slice(t.length - max);
+  const nl = cut.indexOf('\n');
+  return '…' + (nl >= 0 && nl < max / 2 ? cut.slice(nl + 1) : cut);
+}
+
+function size(bytes: number): string {
+  if (bytes >= 1 << 30 && bytes % (1 << 30) === 0) return `${bytes / (1 << 30)} GiB`;
+  if (bytes >= 1 << 20) return `${+(bytes / (1 << 20)).toFixed(1)} MiB`;
+  if (bytes >= 1 << 10) return `${+(bytes / (1 << 10)).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** Which limit stopped the tool, in words, with the value in force. */
+export function limitMessage(limit: LimitHit, limits: ResolvedLimits): string {
+  switch (limit) {
+    case 'timeout': return `timed out after ${limits.timeoutMs / 1000}s`;
+    case 'cpu': return `CPU time limit of ${limits.cpuSeconds}s exceeded`;
+    case 'memory': return `memory limit of ${size(limits.memoryBytes)} exceeded`;
+    case 'output': return `output limit of ${size(limits.outputBytes)} exceeded`;
+    case 'file_size': return `file size limit of ${size(limits.fileSizeBytes)} exceeded`;
+    case 'processes': return `process limit of ${limits.processes} exceeded`;
+  }
+}
+
+export function limitError(limit: LimitHit, limits: ResolvedLimits, tier: SandboxTier | undefined, logs?: string): ToolRunError {
+  return new ToolRunError({ kind: 'limit', limit, message: limitMessage(limit, limits), logs, tier });
+}
+
+/** Thrown when the caller aborted the call (Ctrl-C, client cancelled). */
+export function cancelledError(): ToolboxError {
+  return new ToolboxError('cancelled', 'the call was cancelled', { exitCode: ExitCode.cancelled });
+}
+
+/** The failure a finished sandboxed process stands for: a limit, or a crash with its stderr tail. */
+export function processFailure(res: SandboxResult, limits: ResolvedLimits, what: string): ToolRunError {
+  const logs = res.stderr || undefined;
+  if (res.limit) return limitError(res.limit, limits, res.tier, logs);
+  const how = res.signal ? `was killed by ${res.signal}` : `exited with code ${res.exitCode}`;
+  const detail = tail(res.stderr || res.stdout, 1000);
+  return new ToolRunError({ kind: 'failed', message: `${what} ${how}${detail ? `: ${detail}` : ''}`, logs, tier: res.tier });
+}
+
+/**
+ * Turn a runner's reply into the result, or throw: a missing module or function is the contract's
+ * fault (exit 3, pointing at the contract file); anything the tool raised is a ToolRunError.
+ */
+export function replyResult(reply: RunnerReply, entry: ToolEntry, tier: SandboxTier | undefined, logs: string | undefined): unknown {
+  if (reply.ok) return reply.result;
+  const err = reply.error ?? { kind: 'exception', message: 'the runner sent a malformed reply' };
+  if (err.kind === 'module_not_found' || err.kind === 'function_not_found') {
+    const key = err.kind === 'module_not_found' ? 'module' : 'function';
+    throw new ToolboxError(`tool_${key}_not_found`, `tool '${entry.contract.id}': ${err.message}`, {
+      exitCode: ExitCode.registry,
+      location: { file: entry.file, line: entry.line },
+      hint: `Fix loader_config.${key} in ${entry.file}${entry.line ? `:${entry.line}` : ''}, or add the missing code.`,
+      details: { kind: err.kind },
+    });
+  }
+  throw new ToolRunError({ kind: 'failed', message: err.message, traceback: err.traceback ?? undefined, logs, tier });
+}
+
+/** Parse the single JSON reply of a one-shot runner, or explain why there is none. */
+export function oneShotReply(res: SandboxResult, limits: ResolvedLimits, what: string): RunnerReply {
+  if (res.limit) throw limitError(res.limit, limits, res.tier, res.stderr || undefined);
+  if (res.result !== undefined && res.result !== '') {
+    try {
+      return JSON.parse(res.result) as RunnerReply;
+    } catch {
+      throw new ToolRunError({ kind: 'failed', message: `${what} sent a reply that is not JSON: ${tail(res.result, 200)}`, logs: res.stderr, tier: res.tier });
+    }
+  }
+  throw processFailure(res, limits, `${what} ended without a result; it`);
+}

@@ -1,0 +1,72 @@
+import { fileURLToPath } from 'node:url';
+import { probeSandbox, runSandboxed, startSandboxed } from '../../runtime/sandbox/index.js';
+import type { SandboxSpec } from '../../runtime/sandbox/types.js';
+import type { CallContext, LoadContext, LoadedTool, ToolOutput } from '../types.js';
+import { cancelledError, oneShotReply, replyResult } from './outcome.js';
+import { Worker } from './worker.js';
+
+/** Folder of python_runner.py / node_runner.mjs (beside src/loaders/util in src, and in dist). */
+export const RUNNERS_DIR = fileURLToPath(new URL('../runners/', import.meta.url));
+
+/** How to start one language's runner for one tool. */
+export interface RunnerToolOptions {
+  load: LoadContext;
+  /** "python runner", "node runner": used in messages. */
+  what: string;
+  /** Resolved interpreter (absolute host path). */
+  command: string;
+  /** Interpreter arguments before the mode flag, e.g. ['-B', '<runners>/python_runner.py']. */
+  args: string[];
+  /** Variables the runner needs on top of the contract's allow-listed env. */
+  env: Record<string, string>;
+  /** Host paths the runner needs: the project root, the runners folder, the interpreter prefix. */
+  readOnlyPaths: string[];
+  /** What to import: { module, function } (the project root is added). */
+  target: { module: string; function: string };
+}
+
+/**
+ * A tool run by a runner program: one sandboxed process per call (CLI), or, in long-running
+ * processes, one persistent worker per tool that imports the module once.
+ */
+export function runnerTool(o: RunnerToolOptions): LoadedTool {
+  const { entry, project } = o.load;
+  const request = { root: project.root, ...o.target };
+  const spec = (ctx: CallContext, worker: boolean): Omit<SandboxSpec, 'stdin'> => ({
+    command: o.command,
+    args: worker ? [...o.args, '--worker'] : o.args,
+    env: { ...o.env, ...ctx.env },
+    readOnlyPaths: [...new Set([...o.readOnlyPaths, ...ctx.readOnlyPaths])],
+    network: ctx.network,
+    limits: ctx.limits,
+    resultChannel: !worker,
+  });
+
+  if (o.load.longRunning) {
+    const worker = new Worker({
+      entry,
+      what: o.what.replace('runner', 'worker'),
+      hello: request,
+      spec: async (ctx) => spec(ctx, true),
+      start: (s) => startSandboxed(s),
+      tier: async () => (await probeSandbox({ stateDir: project.stateDir })).tier,
+    });
+    return {
+      call: (args, ctx) => worker.call(args, ctx),
+      dispose: () => worker.dispose(),
+      get starts() { return worker.starts; },
+    } as LoadedTool & { starts: number };
+  }
+
+  return {
+    async call(args, ctx): Promise<ToolOutput> {
+      if (ctx.signal.aborted) throw cancelledError();
+      const res = await runSandboxed({ ...spec(ctx, false), stdin: JSON.stringify({ ...request, args }), signal: ctx.signal });
+      if (ctx.signal.aborted) throw cancelledError();
+      const reply = oneShotReply(res, ctx.limits, `the ${o.what}`);
+      // The python runner points fd 1 at stderr; a Node tool's subprocesses may still write to stdout.
+      const logs = [res.stderr, res.stdout].filter((s) => s.trim()).join('\n') || undefined;
+      return { result: replyResult(reply, entry, res.tier, logs), logs, tier: res.tier };
+    },
+  };
+}

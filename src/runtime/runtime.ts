@@ -1,0 +1,222 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Project } from '../config.js';
+import type { ToolContract, ToolEntry } from '../contract/types.js';
+import { ToolboxError } from '../errors.js';
+import type { CallContext, LoadedTool, ToolOutput } from '../loaders/types.js';
+import { findTool } from '../registry/registry.js';
+import { readSession, recordSessionEvent } from '../select/session.js';
+import { Breaker, breakerSettings } from './breaker.js';
+import { appendCall } from './call-log.js';
+import { ToolRunError } from './errors.js';
+import { checkOutput, formatResult } from './format.js';
+import { countsAsFailure, mapCallError } from './map-error.js';
+import { assertCanUse } from './permissions.js';
+import type { ResolvedLimits, SandboxInfo } from './sandbox/types.js';
+import { ToolCache } from './tool-cache.js';
+import type { InvokeRequest, InvokeResult } from './types.js';
+import { validateArgs } from './validate.js';
+
+/** Options of a Runtime. */
+export interface RuntimeOptions {
+  /** Loaded-tool LRU size (default: config runtime.cache_size, else 32). */
+  cacheSize?: number;
+  /** Keep loaded tools (workers, server connections) between calls: serve and the library API. */
+  longRunning?: boolean;
+  verbose?: boolean;
+  /** Host environment the contract's `sandbox.env` allow-list reads from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Entry point recorded in the call log: 'cli', 'serve', 'library' (default). */
+  via?: string;
+  /** Clock for the circuit breaker (tests). */
+  now?: () => number;
+}
+
+// A backstop over the sandbox's own timeout, for loaders whose work is not a sandboxed process
+// (http, mcp): the call is abandoned a little after its wall-clock limit.
+const BACKSTOP_GRACE_MS = 2000;
+
+const fileKey = (file: string) => {
+  try { const st = statSync(file); return `${st.mtimeMs}:${st.size}:${st.ctimeMs}`; } catch { return 'missing'; }
+};
+
+/**
+ * The one pipeline every entry point uses (CLI `run`, MCP `serve`, the library API):
+ * find the tool (only its contract parsed) → permissions → argument validation → circuit breaker
+ * → dependency check → lazy load (LRU-cached) → sandboxed call → format → call log.
+ */
+export class Runtime {
+  readonly project: Project;
+  private readonly opts: RuntimeOptions;
+  private readonly entries = new Map<string, { entry: ToolEntry; key: string }>();
+  private readonly cache: ToolCache;
+  private readonly breaker: Breaker;
+  private sandboxInfo?: Promise<SandboxInfo | undefined>;
+
+  constructor(project: Project, opts: RuntimeOptions = {}) {
+    this.project = project;
+    this.opts = opts;
+    this.cache = new ToolCache(project, opts.cacheSize ?? project.config.runtime?.cache_size ?? 32, { longRunning: Boolean(opts.longRunning), verbose: Boolean(opts.verbose), env: opts.env });
+    this.breaker = new Breaker(project.stateDir, breakerSettings(project.config), opts.now);
+  }
+
+  /** The tool's contract entry (parsed lazily; re-read when its file changes). Throws unknown_tool (exit 2). */
+  find(id: string): ToolEntry {
+    const hit = this.entries.get(id);
+    if (hit && fileKey(hit.entry.file) === hit.key) return hit.entry;
+    const entry = findTool(this.project, id);
+    this.entries.set(id, { entry, key: fileKey(entry.file) });
+    return entry;
+  }
+
+  /** Ids of the tools loaded now, least recently used first. */
+  loaded(): string[] {
+    return this.cache.ids();
+  }
+
+  /** Call one tool. Resolves with the result; throws ToolboxError with the documented exit code. */
+  async invoke(req: InvokeRequest): Promise<InvokeResult> {
+    const t0 = performance.now();
+    const entry = this.find(req.id);
+    const c = entry.contract;
+    const stats = { loadMs: 0, runMs: 0, cacheHit: false, tier: undefined as string | undefined };
+    const ac = new AbortController();
+    const onAbort = () => ac.abort();
+    if (req.signal?.aborted) ac.abort();
+    else req.signal?.addEventListener('abort', onAbort, { once: true });
+    let limits: ResolvedLimits | undefined;
+    let callStart: number | undefined;
+    try {
+      if (req.session) readSession(this.project, req.session); // rejects a malformed session id before anything runs
+      assertCanUse(c, req.caller ?? {}, this.project.config);
+      const args = (req.args ?? {}) as Record<string, unknown>;
+      validateArgs(c, args, req.argStyle);
+      this.breaker.check(c.id);
+      const { tool, hit, loadMs } = await this.cache.get(entry, fileKey(entry.file), req.session);
+      Object.assign(stats, { cacheHit: hit, loadMs });
+      const ctx = await this.callContext(c, req, ac.signal);
+      limits = ctx.limits;
+      callStart = performance.now();
+      const out = await this.callWithBackstop(tool, args, ctx, ac);
+      stats.runMs = performance.now() - callStart;
+      stats.tier = out.tier;
+      const warnings = [...new Set([...checkOutput(c, out.result), ...(await this.sandboxWarnings(out.tier)), ...(out.warnings ?? [])])];
+      const result: InvokeResult = {
+        tool: c.id,
+        ok: true,
+        result: out.result,
+        text: formatResult(c, out.result),
+        durationMs: round(performance.now() - t0),
+        loadMs: round(stats.loadMs),
+        runMs: round(stats.runMs),
+        cacheHit: stats.cacheHit,
+        sandbox: out.tier,
+        warnings,
+        ...(out.logs ? { logs: out.logs } : {}),
+      };
+      this.breaker.success(c.id);
+      this.log(c.id, req, { ok: true, outcome: 'ok', exitCode: 0, ...stats, durationMs: result.durationMs });
+      if (req.session) recordSessionEvent(this.project, req.session, { kind: 'run', tools: [c.id] });
+      return result;
+    } catch (e) {
+      if (callStart !== undefined && stats.runMs === 0) stats.runMs = performance.now() - callStart;
+      const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits });
+      if (!stats.tier && e instanceof ToolRunError && e.tier) stats.tier = e.tier;
+      if (countsAsFailure(err)) this.breaker.failure(c.id);
+      this.log(c.id, req, { ok: false, outcome: err.code, exitCode: err.exitCode, ...stats, durationMs: performance.now() - t0 });
+      throw err;
+    } finally {
+      req.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Load every tool marked `warm: true` ahead of its first call. Failures are returned, not thrown. */
+  async warm(): Promise<{ loaded: string[]; failed: { id: string; error: ToolboxError }[] }> {
+    const { loadRegistry } = await import('../registry/registry.js');
+    const reg = loadRegistry(this.project);
+    const out = { loaded: [] as string[], failed: [] as { id: string; error: ToolboxError }[] };
+    for (const entry of reg.entries.filter((e) => e.contract.warm === true)) {
+      this.entries.set(entry.contract.id, { entry, key: fileKey(entry.file) });
+      try {
+        await this.cache.get(entry, fileKey(entry.file), undefined, { warm: true });
+        out.loaded.push(entry.contract.id);
+      } catch (e) {
+        out.failed.push({ id: entry.contract.id, error: mapCallError(e, entry.contract.id, { aborted: false }) });
+      }
+    }
+    return out;
+  }
+
+  /** Forget a session: its tools may be evicted from the cache again. */
+  endSession(session: string): void {
+    this.cache.unpin(session);
+  }
+
+  /** Release every loaded tool (workers, server connections). */
+  async close(): Promise<void> {
+    await this.cache.clear();
+  }
+
+  private async callContext(c: ToolContract, req: InvokeRequest, signal: AbortSignal): Promise<CallContext> {
+    const { resolveLimits } = await import('./sandbox/index.js');
+    const limits = resolveLimits(c.sandbox, c.timeout ?? this.project.config.runtime?.timeout, req.timeoutMs);
+    const host = this.opts.env ?? process.env;
+    const env: Record<string, string> = {};
+    // Variables the contract allows, plus those it declares it needs: values only from the host, never logged.
+    for (const name of [...(c.sandbox?.env ?? []), ...(c.requires?.env ?? [])]) {
+      const v = host[name];
+      if (v !== undefined) env[name] = v;
+    }
+    const readOnlyPaths = (c.sandbox?.paths ?? []).map((p) => (isAbsolute(p) ? p : resolve(this.project.root, p)));
+    return { signal, limits, network: c.sandbox?.network === true, env, readOnlyPaths };
+  }
+
+  private async callWithBackstop(tool: LoadedTool, args: Record<string, unknown>, ctx: CallContext, ac: AbortController): Promise<ToolOutput> {
+    if (ac.signal.aborted) throw new Error('cancelled');
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new ToolRunError({ kind: 'limit', limit: 'timeout', message: 'wall-clock timeout' }));
+        ac.abort();
+      }, ctx.limits.timeoutMs + BACKSTOP_GRACE_MS);
+      onAbort = () => reject(new Error('cancelled'));
+      ac.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([tool.call(args, ctx), stop]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) ac.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async sandboxWarnings(tier: string): Promise<string[]> {
+    this.sandboxInfo ??= import('./sandbox/index.js')
+      .then((m) => m.probeSandbox({ stateDir: this.project.stateDir }))
+      .catch(() => undefined);
+    const info = await this.sandboxInfo;
+    // Only when the call ran under the probed tier (an http call made in-process has no sandbox to warn about).
+    return info && info.tier === tier ? info.warnings : [];
+  }
+
+  private log(tool: string, req: InvokeRequest, r: { ok: boolean; outcome: string; exitCode: number; loadMs: number; runMs: number; durationMs: number; cacheHit: boolean; tier?: string }): void {
+    appendCall(this.project.stateDir, {
+      ts: new Date().toISOString(),
+      tool,
+      ok: r.ok,
+      outcome: r.outcome,
+      exitCode: r.exitCode,
+      loadMs: round(r.loadMs),
+      runMs: round(r.runMs),
+      durationMs: round(r.durationMs),
+      cacheHit: r.cacheHit,
+      ...(r.tier ? { sandbox: r.tier } : {}),
+      ...(req.session ? { session: req.session } : {}),
+      via: this.opts.via ?? 'library',
+    });
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;

@@ -1,0 +1,73 @@
+import type { Project } from '../config.js';
+import { Breaker, breakerSettings, type BreakerState } from './breaker.js';
+import { readCalls, type CallRecord } from './call-log.js';
+
+/** Per-tool summary of the call log, as `toolbox stats` shows it. Times in ms. */
+export interface ToolStats {
+  tool: string;
+  calls: number;
+  ok: number;
+  /** ok / calls, 0..1. */
+  successRate: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** Median load time of calls that loaded the tool (cache misses); null when none did. */
+  coldLoadMs: number | null;
+  /** Share of calls that found the tool already loaded, 0..1. */
+  cacheHitRate: number;
+  breaker: BreakerState;
+  /** When the breaker is open: when it lets a call through again. */
+  reopensAt?: string;
+  /** Error codes and how often each happened. */
+  errors: Record<string, number>;
+  lastCall: string;
+}
+
+/** Nearest-rank percentile of a list of numbers (0 when empty). */
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * s.length);
+  return s[Math.min(s.length - 1, Math.max(0, rank - 1))]!;
+}
+
+/** Summarise call records per tool (sorted by tool id). */
+export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[] {
+  const byTool = new Map<string, CallRecord[]>();
+  for (const r of records) {
+    const list = byTool.get(r.tool) ?? [];
+    list.push(r);
+    byTool.set(r.tool, list);
+  }
+  const states = breaker?.all() ?? {};
+  return [...byTool.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([tool, rs]) => {
+    const ok = rs.filter((r) => r.ok).length;
+    // Latency is measured on calls that reached the tool; refusals (bad args, open circuit) say nothing about it.
+    const ran = rs.filter((r) => r.ok || r.runMs > 0 || r.outcome === 'tool_failed' || r.outcome === 'tool_timeout' || r.outcome === 'tool_limit');
+    const durations = ran.map((r) => r.durationMs);
+    const loads = ran.filter((r) => !r.cacheHit && r.loadMs > 0).map((r) => r.loadMs);
+    const errors: Record<string, number> = {};
+    for (const r of rs) if (!r.ok) errors[r.outcome] = (errors[r.outcome] ?? 0) + 1;
+    const b = states[tool];
+    return {
+      tool,
+      calls: rs.length,
+      ok,
+      successRate: rs.length ? ok / rs.length : 0,
+      p50Ms: percentile(durations, 50),
+      p95Ms: percentile(durations, 95),
+      coldLoadMs: loads.length ? percentile(loads, 50) : null,
+      cacheHitRate: ran.length ? ran.filter((r) => r.cacheHit).length / ran.length : 0,
+      breaker: b?.state ?? 'closed',
+      ...(b?.state === 'open' && b.reopensAt ? { reopensAt: b.reopensAt } : {}),
+      errors,
+      lastCall: rs[rs.length - 1]!.ts,
+    };
+  });
+}
+
+/** Stats of a project from .toolbox/calls.jsonl and .toolbox/breaker.json. */
+export function projectStats(project: Project): ToolStats[] {
+  const breaker = new Breaker(project.stateDir, breakerSettings(project.config));
+  return summarise(readCalls(project.stateDir), breaker);
+}
