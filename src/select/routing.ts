@@ -1,12 +1,65 @@
-// PLACEHOLDER (being replaced by the selector's routing check): signature only.
+import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../contract/diagnostic.js';
+import { parseYamlSource } from '../contract/yaml-source.js';
 import type { Registry } from '../registry/registry.js';
+import { docStats, parseQuery, scoreAll, scoreDoc } from './model.js';
+import { openIndex } from './store.js';
 
 /**
  * Routing check used by `toolbox validate`: every contract's `examples` are queries for the
- * selector; a tool whose own example does not rank it in the top `top` gets a warning naming the
- * tool that won instead (rule id 'routing').
+ * selector; a tool whose own example does not rank it in the top `top` gets a warning (rule
+ * 'routing') at that example's line, naming the tool that won instead.
+ *
+ * The example being tested is left out of its own tool (leave-one-out): otherwise every example
+ * would trivially find itself in the `examples` field and the check could never fail. What is
+ * measured is whether the rest of the contract (and its other examples) routes the query.
  */
-export async function checkRouting(_registry: Registry, _opts: { top: number } = { top: 3 }): Promise<Diagnostic[]> {
-  return [];
+export async function checkRouting(registry: Registry, opts: { top: number } = { top: 3 }): Promise<Diagnostic[]> {
+  const withExamples = registry.entries.filter((e) => Array.isArray(e.contract.examples) && e.contract.examples.length);
+  if (!withExamples.length || registry.entries.length < 2) return [];
+  const index = await openIndex(registry.project, { registry });
+  const pos = new Map(index.tools.map((t, i) => [t.id, i]));
+  const out: Diagnostic[] = [];
+  for (const entry of withExamples) {
+    const c = entry.contract;
+    const self = pos.get(c.id);
+    if (self === undefined) continue;
+    let locate: ((j: number) => { line: number; column: number }) | undefined;
+    c.examples!.forEach((example, j) => {
+      const q = parseQuery(example);
+      const scores = scoreAll(index.lex, q);
+      scores[self] = scoreDoc(index.lex, docStats({ ...c, examples: c.examples!.filter((_, k) => k !== j) }), q);
+      const mine = scores[self]!;
+      let rank = 1;
+      let winner = -1;
+      for (let i = 0; i < scores.length; i++) {
+        if (i === self) continue;
+        if (scores[i]! > mine || (scores[i] === mine && i < self && mine > 0)) rank++;
+        if (winner < 0 || scores[i]! > scores[winner]!) winner = i;
+      }
+      if (mine > 0 && rank <= opts.top) return;
+      locate ??= exampleLocator(entry.file);
+      const at = locate(j);
+      const won = winner >= 0 && scores[winner]! > 0 ? index.tools[winner]!.id : undefined;
+      const message = mine === 0
+        ? `example "${example}" does not match tool '${c.id}' at all${won ? `; '${won}' ranks first` : ''}`
+        : `example "${example}" ranks tool '${c.id}' #${rank}, not in the top ${opts.top}; '${won}' ranks first`;
+      out.push({
+        file: entry.file, line: at.line, column: at.column, severity: 'warning', rule: 'routing', message, path: `examples.${j}`,
+        hint: won
+          ? `Make the description say what sets '${c.id}' apart from '${won}' (and use the words people use), or fix the example.`
+          : `Use the example's words in the description, name or parameters of '${c.id}'.`,
+      });
+    });
+  }
+  return out;
+}
+
+function exampleLocator(file: string): (j: number) => { line: number; column: number } {
+  try {
+    const src = parseYamlSource(readFileSync(file, 'utf8'));
+    return (j) => src.locate(['examples', j]);
+  } catch {
+    return () => ({ line: 1, column: 1 });
+  }
 }

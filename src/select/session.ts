@@ -19,8 +19,9 @@ function sessionFile(project: Project, id: string): string {
 
 /** The session's history (empty when new). */
 export function readSession(project: Project, id: string): Session {
+  const file = sessionFile(project, id); // an invalid id is a usage error, not an empty session
   try {
-    const s = JSON.parse(readFileSync(sessionFile(project, id), 'utf8')) as Session;
+    const s = JSON.parse(readFileSync(file, 'utf8')) as Session;
     if (Array.isArray(s.events)) return { id, events: s.events };
   } catch { /* new or unreadable: start fresh */ }
   return { id, events: [] };

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import type { Project } from '../config.js';
+import { ExitCode, ToolboxError } from '../errors.js';
+import { loadRegistry } from '../registry/registry.js';
+import type { Caller } from '../runtime/permissions.js';
+import { BaselineRanker } from './baseline.js';
+import { meanMetrics, queryMetrics, type Metrics } from './metrics.js';
+import { openSelector } from './index.js';
+
+/** One labelled query of a cases file, with the line it came from. */
+export interface EvalCase { query: string; relevant: string[]; line: number }
+
+/** A query whose first-ranked tool is not relevant. */
+export interface EvalMiss {
+  line: number;
+  query: string;
+  relevant: string[];
+  /** What ranked first instead (up to three), best first. */
+  got: string[];
+  /** Rank of the first relevant tool within the ranking depth, or null. */
+  rank: number | null;
+}
+
+/** The outcome of `toolbox eval`. */
+export interface EvalReport {
+  metrics: Metrics;
+  queries: number;
+  misses: EvalMiss[];
+  ranker: Ranker;
+  /** Relevant ids that are not tools of the registry (probably typos in the cases file). */
+  unknown: string[];
+}
+
+export const RANKERS = ['toolbox', 'bm25-baseline'] as const;
+export type Ranker = (typeof RANKERS)[number];
+
+/** Parse a JSONL cases file; a bad line is a located usage error (exit 2). Blank lines are skipped. */
+export function parseCases(file: string, text: string): EvalCase[] {
+  const out: EvalCase[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = i + 1;
+    if (!raw.trim()) return;
+    const bad = (why: string): never => {
+      throw new ToolboxError('invalid_case', `${file}:${line}: ${why}`, {
+        exitCode: ExitCode.usage, location: { file, line, column: 1 },
+        hint: 'Each line must be a JSON object: {"query": "…", "relevant": ["tool_id", …]}.',
+      });
+    };
+    let v: unknown;
+    try { v = JSON.parse(raw); } catch (e) { bad(`not valid JSON (${(e as Error).message})`); }
+    if (!v || typeof v !== 'object' || Array.isArray(v)) bad('expected a JSON object');
+    const o = v as Record<string, unknown>;
+    if (typeof o.query !== 'string' || !o.query.trim()) bad('"query" must be a non-empty string');
+    if (!Array.isArray(o.relevant) || !o.relevant.length || !o.relevant.every((x) => typeof x === 'string')) bad('"relevant" must be a non-empty array of tool ids');
+    out.push({ query: o.query as string, relevant: o.relevant as string[], line });
+  });
+  return out;
+}
+
+export function readCases(file: string): EvalCase[] {
+  let text: string;
+  try { text = readFileSync(file, 'utf8'); } catch (e) {
+    throw new ToolboxError('cases_unreadable', `cannot read cases file ${file}: ${(e as Error).message}`, { exitCode: ExitCode.usage });
+  }
+  const cases = parseCases(file, text);
+  if (!cases.length) throw new ToolboxError('invalid_case', `${file}: no cases`, { exitCode: ExitCode.usage, hint: 'Add one JSON object per line.' });
+  return cases;
+}
+
+/**
+ * Rank every case's query with the registry's selector (or the exact bm25_baseline.py replica)
+ * and compute the metrics of ../shared/bench/README.md over the top `top` (default 10).
+ */
+export async function evaluate(project: Project, cases: EvalCase[], opts: { top?: number; ranker?: Ranker; env?: NodeJS.ProcessEnv; caller?: Caller } = {}): Promise<EvalReport> {
+  const top = opts.top ?? 10;
+  const ranker = opts.ranker ?? 'toolbox';
+  let rank: (q: string) => Promise<string[]>;
+  let ids: Set<string>;
+  if (ranker === 'bm25-baseline') {
+    const reg = loadRegistry(project);
+    const contracts = reg.entries.map((e) => e.contract);
+    const bm = new BaselineRanker(contracts);
+    ids = new Set(reg.byId.keys());
+    rank = async (q) => bm.rank(q, top).map((i) => contracts[i]!.id);
+  } else {
+    const sel = await openSelector(project);
+    ids = new Set(sel.index.tools.map((t) => t.id));
+    rank = async (q) => (await sel.rank(q, { top, env: opts.env, caller: opts.caller })).results.map((r) => r.id);
+  }
+  const per: Metrics[] = [];
+  const misses: EvalMiss[] = [];
+  const unknown = new Set<string>();
+  for (const c of cases) {
+    for (const id of c.relevant) if (!ids.has(id)) unknown.add(id);
+    const ranked = await rank(c.query);
+    per.push(queryMetrics(ranked, c.relevant));
+    if (!(ranked.length && c.relevant.includes(ranked[0]!))) {
+      const r = ranked.findIndex((id) => c.relevant.includes(id));
+      misses.push({ line: c.line, query: c.query, relevant: c.relevant, got: ranked.slice(0, 3), rank: r >= 0 ? r + 1 : null });
+    }
+  }
+  return { metrics: meanMetrics(per), queries: cases.length, misses, ranker, unknown: [...unknown] };
+}

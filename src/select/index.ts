@@ -1,0 +1,175 @@
+// The selection API every entry point uses (`toolbox select`, `eval`, `validate`'s routing check,
+// the MCP server's search tool): rank a registry's tools for a query, explainably, for one caller.
+import { relative } from 'node:path';
+import type { Project } from '../config.js';
+import type { ToolEntry } from '../contract/types.js';
+import type { Registry } from '../registry/registry.js';
+import { canUse, type Caller } from '../runtime/permissions.js';
+import { contextQuery } from './context.js';
+import { denseScores, fuse, type EmbeddingsConfig } from './dense.js';
+import type { Field } from './fields.js';
+import { explain, scoreAll, topK } from './model.js';
+import { readSession, recordSessionEvent, type Session } from './session.js';
+import { openIndex, type SelectIndex } from './store.js';
+
+/** One matched query term: which fields of the tool it matched and its share of the score. */
+export interface WhyTerm { term: string; fields: Field[]; score: number; /** The term came from an earlier turn of the session. */ session?: boolean }
+
+/** One selected tool. */
+export interface SelectedTool {
+  id: string;
+  /** Ranking score (lexical BM25F, times the session prior; a fusion score when dense retrieval is on). */
+  score: number;
+  why: WhyTerm[];
+  entry: ToolEntry;
+  /** Lexical score alone. */
+  lexical: number;
+  /** Cosine similarity, when dense retrieval is on. */
+  dense?: number;
+}
+
+/** What `selectTools` returns. */
+export interface Selection {
+  query: string;
+  results: SelectedTool[];
+  /** Prompt tokens of all the caller's tools (full binding) and of the selected ones. Only with `tokens: true`. */
+  tokens?: { full: number; selected: number };
+  /** For people: broken contracts skipped, dense retrieval unavailable, … */
+  warnings: string[];
+  /** The earlier queries of the session that informed this one, most recent first. */
+  history?: string[];
+}
+
+export interface RankOptions {
+  /** How many tools (default: config `select.top`, else 5). */
+  top?: number;
+  caller?: Caller;
+  /** Session history to take into account (see context.ts). */
+  session?: Session;
+  /** Use the configured embeddings endpoint (default: when configured). */
+  dense?: boolean;
+  /** Environment for the embeddings API key. */
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+export interface SelectOptions extends Omit<RankOptions, 'session'> {
+  /** Session id: earlier selections and runs inform this query, and this one is recorded. */
+  session?: string;
+  /** Count prompt tokens (loads gpt-tokenizer). */
+  tokens?: boolean;
+  /** Record this selection in the session (default true when `session` is given). */
+  record?: boolean;
+}
+
+const DENSE_DEPTH = 100;
+
+/** A registry's index plus the project's config: rank many queries without reopening anything. */
+export class Selector {
+  constructor(readonly project: Project, readonly index: SelectIndex) {}
+
+  /** Warnings that hold for every query (broken contract files). */
+  warnings(): string[] {
+    const b = this.index.broken;
+    if (!b.length) return [];
+    const names = b.slice(0, 5).map((f) => relative(this.project.root, f)).join(', ') + (b.length > 5 ? ` and ${b.length - 5} more` : '');
+    return [`${b.length} broken contract file${b.length > 1 ? 's' : ''} skipped: ${names} (run \`toolbox validate\` for details)`];
+  }
+
+  /** Whether the caller may use tool number `doc` (undefined: every tool is open to everyone). */
+  allowed(caller?: Caller): ((doc: number) => boolean) | undefined {
+    const config = this.project.config;
+    if (!config.permissions?.tools && this.index.tools.every((t) => !t.permissions)) return undefined;
+    const memo = new Map<number, boolean>();
+    return (doc) => {
+      let ok = memo.get(doc);
+      if (ok === undefined) {
+        const t = this.index.tools[doc]!;
+        ok = canUse({ id: t.id, permissions: t.permissions } as ToolEntry['contract'], caller ?? {}, config);
+        memo.set(doc, ok);
+      }
+      return ok;
+    };
+  }
+
+  async rank(query: string, opts: RankOptions = {}): Promise<{ results: SelectedTool[]; warnings: string[]; history: string[] }> {
+    const top = opts.top ?? this.project.config.select?.top ?? 5;
+    const ctx = contextQuery(query, opts.session);
+    const lexical = scoreAll(this.index.lex, ctx.query);
+    if (ctx.prior.size) {
+      this.index.tools.forEach((t, i) => { const p = ctx.prior.get(t.id); if (p) lexical[i] *= p; });
+    }
+    const allow = this.allowed(opts.caller);
+    const warnings: string[] = [];
+    let final = lexical;
+    let dense: Float64Array | undefined;
+    const cfg = this.project.config.select?.embeddings as EmbeddingsConfig | undefined;
+    if (cfg?.url && opts.dense !== false) {
+      try {
+        dense = await denseScores(this.project, this.index, query, cfg, opts.env ?? {}, opts.signal);
+        const order = (s: Float64Array) => topK(s, DENSE_DEPTH, allow);
+        final = fuse([{ order: order(lexical), weight: 1 }, { order: order(dense.map((x) => x + 2)), weight: cfg.weight ?? 1 }], lexical.length);
+      } catch (e) {
+        warnings.push(`dense retrieval unavailable, lexical ranking only: ${(e as Error).message}`);
+      }
+    }
+    const results = topK(final, top, allow).map((doc) => ({
+      id: this.index.tools[doc]!.id,
+      score: final[doc]!,
+      why: explain(this.index.lex, doc, ctx.query).map((w) => (ctx.fromSession.has(w.term) ? { ...w, session: true } : w)),
+      entry: this.index.entry(doc),
+      lexical: lexical[doc]!,
+      ...(dense ? { dense: dense[doc]! } : {}),
+    }));
+    return { results, warnings, history: ctx.history };
+  }
+
+  /** Prompt tokens of every tool the caller may use, and of `ids`. Needs an index opened with `tokens`. */
+  tokens(ids: string[], caller?: Caller): { full: number; selected: number } {
+    const allow = this.allowed(caller);
+    const want = new Set(ids);
+    let full = 0;
+    let selected = 0;
+    this.index.tools.forEach((t, i) => {
+      if (allow && !allow(i)) return;
+      full += Math.max(0, t.tok);
+      if (want.has(t.id)) selected += Math.max(0, t.tok);
+    });
+    return { full, selected };
+  }
+}
+
+const isRegistry = (x: Project | Registry): x is Registry => 'entries' in x && 'project' in x;
+
+/** Open a selector on a project (or an already loaded registry). */
+export async function openSelector(target: Project | Registry, opts: { tokens?: boolean; cache?: boolean } = {}): Promise<Selector> {
+  const project = isRegistry(target) ? target.project : target;
+  const index = await openIndex(project, { registry: isRegistry(target) ? target : undefined, ...opts });
+  return new Selector(project, index);
+}
+
+/**
+ * Rank the registry's tools for `query`: the top tools the caller may use, each with its score and
+ * why it matched. Broken contracts are skipped (one warning names them). With `session`, earlier
+ * turns inform the query and this turn is recorded under `.toolbox/sessions/`.
+ */
+export async function selectTools(target: Project | Registry, query: string, opts: SelectOptions = {}): Promise<Selection> {
+  const selector = await openSelector(target, { tokens: opts.tokens });
+  const project = selector.project;
+  const session = opts.session ? readSession(project, opts.session) : undefined;
+  const { results, warnings, history } = await selector.rank(query, { ...opts, session });
+  if (opts.session && opts.record !== false) {
+    try {
+      recordSessionEvent(project, opts.session, { kind: 'selected', query, tools: results.map((r) => r.id) });
+    } catch (e) {
+      warnings.push(`could not record the session: ${(e as Error).message}`);
+    }
+  }
+  return {
+    query,
+    results,
+    ...(opts.tokens ? { tokens: selector.tokens(results.map((r) => r.id), opts.caller) } : {}),
+    warnings: [...selector.warnings(), ...warnings],
+    ...(session ? { history } : {}),
+  };
+}

@@ -1,0 +1,53 @@
+// The shipped registry (tool_registry/ of this repository), copied into a temp project so that
+// the index is written there and not into the working tree.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, REPO, tempProject } from '../helpers.js';
+
+const SHIPPED = join(REPO, 'tool_registry');
+const ready = ['query_weather', 'send_email'].every((id) => existsSync(join(SHIPPED, `${id}.yaml`)));
+let proj: ReturnType<typeof tempProject>;
+
+describe.skipIf(!ready)('selection on the shipped registry', () => {
+  beforeAll(() => {
+    proj = tempProject();
+    cpSync(SHIPPED, join(proj.dir, 'tool_registry'), { recursive: true });
+    cpSync(join(REPO, 'test', 'fixtures', 'select', 'shipped-cases.jsonl'), join(proj.dir, 'cases.jsonl'));
+  });
+  afterAll(() => proj.cleanup());
+
+  const first = async (q: string, extra: string[] = []) => {
+    const r = await cli(['select', q, '--json', ...extra], { cwd: proj.dir });
+    expect(r.code, r.stderr).toBe(0);
+    return r.json.results[0]?.id;
+  };
+
+  it('selects query_weather and send_email first for the reference requests', async () => {
+    expect(await first('查询北京今天天气')).toBe('query_weather');
+    expect(await first('北京明天会下雨吗')).toBe('query_weather');
+    // send_email is restricted to roles admin/assistant in the shipped contract.
+    const role = ['--role', 'assistant'];
+    expect(await first('给张三发一封邮件', role)).toBe('send_email');
+    expect(await first('send an email to my manager', role)).toBe('send_email');
+  });
+
+  it('never selects send_email for a caller without its role', async () => {
+    const r = await cli(['select', 'send an email to my manager', '--json', '--role', 'guest'], { cwd: proj.dir });
+    expect(r.json.results.map((x: { id: string }) => x.id)).not.toContain('send_email');
+  });
+
+  it('keeps the task across a session: "那上海呢" after a weather question', async () => {
+    expect(await first('查询北京今天天气', ['--session', 'ref'])).toBe('query_weather');
+    expect(await first('那上海呢', ['--session', 'ref'])).toBe('query_weather');
+    expect(await first('那广州呢', ['--session', 'ref'])).toBe('query_weather');
+  });
+
+  it('ranks the hand-written Chinese/English cases well', async () => {
+    const r = await cli(['eval', 'cases.jsonl', '--json', '--role', 'assistant'], { cwd: proj.dir });
+    expect(r.code).toBe(0);
+    expect(r.json.unknown).toEqual([]);
+    expect(r.json.metrics['p@1']).toBeGreaterThanOrEqual(0.85);
+    expect(r.json.metrics['r@5']).toBeGreaterThanOrEqual(0.9);
+  });
+});
