@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { IO } from './io.js';
-import { makeContext, type CommandContext } from './output/context.js';
+import type { CommandContext } from './output/context.js';
 
 /** The signature every command module's entry point has. Returns the exit code. */
 export type CommandFn = (ctx: CommandContext, args: unknown[], opts: Record<string, unknown>, cmd: Command) => Promise<number>;
@@ -45,6 +45,8 @@ export function buildProgram(io: IO, setExit: (code: number) => void): Command {
   const lazy = (file: string, fn: string) => async (...all: unknown[]) => {
     const cmd = all[all.length - 1] as Command;
     const o = cmd.optsWithGlobals() as Record<string, unknown>;
+    // Imported here, not at the top: it loads chalk, which --help and --version never need.
+    const { makeContext } = await import('./output/context.js');
     const ctx = makeContext(io, {
       json: Boolean(o.json) || o.format === 'json',
       verbose: Boolean(o.verbose),
@@ -52,7 +54,8 @@ export function buildProgram(io: IO, setExit: (code: number) => void): Command {
       registry: o.registry as string | undefined,
       config: o.config as string | undefined,
     });
-    const mod = (await import(`./commands/${file}.js`)) as Record<string, CommandFn>;
+    // @vite-ignore: vitest must not rewrite this into a glob of ./commands/*.js (the sources are .ts).
+    const mod = (await import(/* @vite-ignore */ `./commands/${file}.js`)) as Record<string, CommandFn>;
     setExit(await mod[fn]!(ctx, cmd.processedArgs as unknown[], o, cmd));
   };
 
@@ -106,6 +109,9 @@ export function buildProgram(io: IO, setExit: (code: number) => void): Command {
   program.command('eval').argument('<cases>', 'JSONL file: {"query", "relevant": [ids]} per line')
     .description('measure selection quality: R@1, R@5, R@10, P@1, NDCG@10, MRR')
     .option('-k, --top <n>', 'ranking depth', '10')
+    .option('--user <user>', 'evaluate as this user (tools they may not use are never selected)')
+    .option('--role <role>', 'evaluate as this role')
+    .addOption(new Option('--ranker <name>', 'toolbox, or an exact replica of shared/bench/bm25_baseline.py (ndp+split)').choices(['toolbox', 'bm25-baseline']).default('toolbox'))
     .action(lazy('eval', 'evalCommand'));
 
   program.command('deps').argument('[ids...]', 'tool ids (default: all)')
@@ -134,6 +140,8 @@ export function buildProgram(io: IO, setExit: (code: number) => void): Command {
     .option('--prefix <p>', 'id prefix for the imported tools')
     .option('--out <dir>', 'folder (inside the registry) for the contracts')
     .option('--force', 'overwrite contracts a person has edited')
+    .option('--network', 'the server needs the network (written into each contract\'s sandbox)')
+    .option('--path <path>', 'a host path the server needs, bound read-only (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .action(lazy('import-mcp', 'importMcpCommand'));
 
   return program;

@@ -1,0 +1,54 @@
+import { resolveProject } from '../config.js';
+import { usageError } from '../errors.js';
+import { printJson, type CommandContext } from '../output/context.js';
+
+/**
+ * `toolbox serve [--http PORT] [--host H] [--expose search|all] [--user U | --role R]`: the
+ * registry as an MCP server. stdio: stdout is the protocol channel, so everything for people goes
+ * to stderr. Runs until the client disconnects (stdin closes) or SIGINT/SIGTERM; then every worker
+ * and server process it started is stopped.
+ */
+export async function serveCommand(ctx: CommandContext, _args: unknown[], opts: Record<string, unknown>): Promise<number> {
+  const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
+  if (opts.user && opts.role) throw usageError('conflicting_options', 'give --user or --role, not both', '--role wins over a user\'s roles anyway; pass just one.');
+  let port: number | undefined;
+  if (opts.http !== undefined) {
+    port = Number(opts.http);
+    if (!/^\d+$/.test(String(opts.http)) || port > 65535) throw usageError('invalid_port', `--http ${String(opts.http)} is not a port`, 'Give a number from 0 to 65535 (0 picks a free port).');
+  }
+  const expose = opts.expose === 'all' ? 'all' : 'search';
+  const { ServeCore } = await import('../serve/core.js');
+  const core = new ServeCore(project, {
+    expose,
+    caller: { user: opts.user as string | undefined, role: opts.role as string | undefined },
+    verbose: ctx.opts.verbose,
+    env: ctx.io.env,
+  });
+  const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
+  try {
+    const warm = await core.start();
+    const tools = core.visibleTools().length;
+    say(`${tools} tools, --expose ${expose}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`);
+    for (const f of warm.failed) say(ctx.style.yellow(`warm tool '${f.id}' failed to load: ${f.error.message}`));
+    if (port !== undefined) {
+      const { serveHttp } = await import('../serve/http.js');
+      await serveHttp(core, {
+        port,
+        host: String(opts.host ?? '127.0.0.1'),
+        signal: ctx.io.signal,
+        onListening: (url) => {
+          if (ctx.opts.json) printJson(ctx, { url, expose, tools, transport: 'streamable-http' });
+          say(`listening on ${url}`);
+        },
+      });
+    } else {
+      const { serveStdio } = await import('../serve/stdio.js');
+      // The MCP channel is the process's own stdin/stdout (the IO sinks are text-only).
+      await serveStdio(core, { stdin: process.stdin, stdout: process.stdout, signal: ctx.io.signal });
+    }
+  } finally {
+    await core.close();
+  }
+  say('stopped');
+  return 0;
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { stringify } from 'yaml';
+import type { JsonSchema, ToolContract } from '../contract/types.js';
+
+/** What one tool of a server looks like in tools/list (the parts toolbox uses). */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  annotations?: { title?: string };
+}
+
+const HEADER = /^# toolbox-import: sha256=([0-9a-f]{64})\r?\n/;
+const ID_MAX = 64;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** An MCP tool name as a toolbox id: snake_case, valid per the contract schema's id pattern. */
+export function toSnakeId(prefix: string, name: string): string {
+  const snake = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
+  let id = `${prefix}${snake || 'tool'}`;
+  if (!/^[A-Za-z_]/.test(id)) id = `_${id}`;
+  return id.slice(0, ID_MAX);
+}
+
+/** The contract toolbox writes for one server tool. */
+export function contractFor(tool: ListedTool, opts: { id: string; provider: string; loaderConfig: Record<string, unknown>; sandbox?: ToolContract['sandbox'] }): ToolContract {
+  // A top-level $schema names the dialect of the server's validator; the runtime picks its own.
+  const { $schema: _dialect, ...schema } = tool.inputSchema ?? { type: 'object' };
+  const c: ToolContract = {
+    id: opts.id,
+    name: tool.title ?? tool.annotations?.title ?? tool.name,
+    description: tool.description?.trim() || `Tool '${tool.name}' of the MCP server '${opts.provider}'.`,
+    schema: Object.keys(schema).length ? schema : { type: 'object' },
+    provider: opts.provider,
+    loader: 'mcp',
+    loader_config: opts.loaderConfig,
+  };
+  if (opts.sandbox && Object.keys(opts.sandbox).length) c.sandbox = opts.sandbox;
+  return c;
+}
+
+/**
+ * The file text: a first line with the hash of the rest, so a later import can tell a file it
+ * wrote (safe to update) from one a person has edited (kept unless --force).
+ */
+export function renderContractFile(c: ToolContract, source: string): string {
+  const body = `# Imported from ${source} by \`toolbox import mcp\`. Edits are kept on re-import (--force overwrites).\n${stringify(c, { lineWidth: 0 })}`;
+  return `# toolbox-import: sha256=${sha256(body)}\n${body}`;
+}
+
+/** What is on disk compared with what toolbox would write now. */
+export type FileState = 'missing' | 'same' | 'stale' | 'edited';
+
+/** Classify an existing file: written by toolbox and unchanged since ('same' / 'stale'), or edited by a person. */
+export function fileState(existing: string | undefined, next: string): FileState {
+  if (existing === undefined) return 'missing';
+  const m = HEADER.exec(existing);
+  if (!m) return 'edited';
+  const body = existing.slice(m[0].length);
+  if (sha256(body) !== m[1]) return 'edited';
+  return existing === next ? 'same' : 'stale';
+}

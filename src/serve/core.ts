@@ -1,0 +1,85 @@
+import type { Project } from '../config.js';
+import type { ToolEntry } from '../contract/types.js';
+import { ToolboxError } from '../errors.js';
+import { loadRegistry, type Registry } from '../registry/registry.js';
+import { canUse, type Caller } from '../runtime/permissions.js';
+import { Runtime } from '../runtime/runtime.js';
+import { closeAllSessions } from '../mcp/pool.js';
+import { Limiter } from './limiter.js';
+import { errorResult, okResult, type CallResult } from './results.js';
+import { searchTools } from './search.js';
+
+/** How `toolbox serve` exposes the registry and to whom. */
+export interface ServeOptions {
+  /** search: search_tools + call_tool (+ found tools per session); all: every tool. */
+  expose: 'search' | 'all';
+  caller: Caller;
+  /** Calls running at once (default 16); more wait in a queue of `maxQueued` (default 1000). */
+  maxConcurrent?: number;
+  maxQueued?: number;
+  verbose?: boolean;
+  /** Host environment for the sandbox allow-lists (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+// The registry is re-read (stat only, thanks to its cache) at most this often: new or edited
+// contracts show up in a running server without a restart.
+const REGISTRY_TTL_MS = 1000;
+
+/**
+ * What every MCP connection of one `toolbox serve` process shares: one Runtime (the same pipeline
+ * as `toolbox run`: validation, permissions, breaker, sandbox, call log, LRU of loaded tools with
+ * warm workers), one in-flight limiter, and the registry view.
+ */
+export class ServeCore {
+  readonly runtime: Runtime;
+  readonly limiter: Limiter;
+  private reg?: { registry: Registry; at: number };
+
+  constructor(readonly project: Project, readonly opts: ServeOptions) {
+    this.runtime = new Runtime(project, { longRunning: true, via: 'serve', verbose: opts.verbose, env: opts.env });
+    this.limiter = new Limiter(opts.maxConcurrent ?? 16, opts.maxQueued ?? 1000);
+  }
+
+  /** Load the `warm: true` tools now, so their first call is fast. */
+  async start(): Promise<{ loaded: string[]; failed: { id: string; error: ToolboxError }[] }> {
+    this.registry();
+    return this.runtime.warm();
+  }
+
+  registry(): Registry {
+    const now = Date.now();
+    if (!this.reg || now - this.reg.at > REGISTRY_TTL_MS) this.reg = { registry: loadRegistry(this.project), at: now };
+    return this.reg.registry;
+  }
+
+  /** Tools the caller may use (what --expose all lists). */
+  visibleTools(): ToolEntry[] {
+    return this.registry().entries.filter((e) => canUse(e.contract, this.opts.caller, this.project.config));
+  }
+
+  /** The best `top` tools for `query` that the caller may use. */
+  search(query: string, top: number, session?: string, signal?: AbortSignal): Promise<ToolEntry[]> {
+    return searchTools({ registry: this.registry(), query, top, caller: this.opts.caller, session, env: this.opts.env, signal });
+  }
+
+  /** One call through the runtime, as an MCP result. Never throws: failures are isError results. */
+  async call(id: string, args: unknown, session: string | undefined, signal?: AbortSignal): Promise<CallResult> {
+    try {
+      const r = await this.limiter.run(() => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal }), signal);
+      return okResult(r);
+    } catch (e) {
+      return errorResult(e);
+    }
+  }
+
+  endSession(session: string): void {
+    this.runtime.endSession(session);
+  }
+
+  /** Stop every worker and server process this process started. */
+  async close(): Promise<void> {
+    await this.runtime.close();
+    await closeAllSessions();
+  }
+}

@@ -1,0 +1,63 @@
+import type { ToolContract } from '../contract/types.js';
+
+/** A tool as MCP clients see it in tools/list. */
+export interface McpToolDef {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: { type: 'object'; [k: string]: unknown };
+}
+
+export const SEARCH_TOOL = 'search_tools';
+export const CALL_TOOL = 'call_tool';
+export const META_TOOLS = new Set([SEARCH_TOOL, CALL_TOOL]);
+
+/** A contract as an MCP tool: the id is the name (ids already fit MCP's name rules). */
+export function toolDef(c: ToolContract): McpToolDef {
+  const s = c.schema ?? {};
+  // MCP requires an object schema at the top; a contract without `type` gets it stated.
+  const inputSchema = { ...s, type: 'object' as const };
+  return { name: c.id, ...(c.name && c.name !== c.id ? { title: c.name } : {}), description: c.description, inputSchema };
+}
+
+/**
+ * The two tools of `--expose search`: however large the registry, the client pays for these
+ * definitions only, and fetches the rest on demand.
+ */
+export function metaToolDefs(toolCount: number, top: number): McpToolDef[] {
+  return [
+    {
+      name: SEARCH_TOOL,
+      title: 'Search tools',
+      description:
+        `Find tools for a task in a registry of ${toolCount} tools. Describe what you need in plain words (any language); ` +
+        `returns the best matches with their full definitions (name, description, inputSchema). Use it first whenever you need ` +
+        `a capability you do not see in your tool list. Found tools can then be called directly, or through ${CALL_TOOL}.`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', minLength: 1, description: 'What you want to do, e.g. "weather in Beijing tomorrow" or "convert 3 miles to km".' },
+          top: { type: 'integer', minimum: 1, maximum: 20, description: `How many tools to return (default ${top}).` },
+        },
+        required: ['query'],
+        additionalProperties: false,
+      },
+    },
+    {
+      name: CALL_TOOL,
+      title: 'Call a tool',
+      description:
+        `Call a registry tool by its id with arguments matching its inputSchema (get both from ${SEARCH_TOOL}). ` +
+        'The arguments are validated and the tool runs sandboxed; failures come back as an error result with a reason.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', minLength: 1, description: `The tool's name as returned by ${SEARCH_TOOL}.` },
+          arguments: { type: 'object', description: "The tool's arguments, matching its inputSchema.", additionalProperties: true },
+        },
+        required: ['id'],
+        additionalProperties: false,
+      },
+    },
+  ];
+}

@@ -1,0 +1,96 @@
+// The MCP SDK's own client against `toolbox serve --http` (the real binary, ephemeral port).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { cli } from '../helpers.js';
+import { errCode, httpServe, serveProject } from './fixtures.js';
+
+const proj = serveProject();
+afterAll(() => proj.cleanup());
+
+async function connect(url: string) {
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+describe('toolbox serve --http (search)', () => {
+  let srv: Awaited<ReturnType<typeof httpServe>>;
+  beforeAll(async () => { srv = await httpServe(proj.registry); });
+  afterAll(async () => { srv.child.kill('SIGTERM'); await srv.exited; });
+
+  it('listens on 127.0.0.1 and prints one JSON document with its URL', () => {
+    expect(srv.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it('search_tools → list_changed → direct call, with found tools kept per session', async () => {
+    const a = await connect(srv.url);
+    const b = await connect(srv.url);
+    let changed = 0;
+    a.setNotificationHandler(ToolListChangedNotificationSchema, async () => { changed++; });
+    const found = await a.callTool({ name: 'search_tools', arguments: { query: 'repeat text echo' } });
+    expect((found.structuredContent as { tools: { name: string }[] }).tools[0]!.name).toBe('echo_text');
+    expect((await a.listTools()).tools.map((t) => t.name)).toContain('echo_text');
+    await expect.poll(() => changed).toBeGreaterThan(0);
+    expect((await b.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool']);
+    const r = await a.callTool({ name: 'echo_text', arguments: { text: 'over http' } });
+    expect(r.structuredContent).toEqual({ echo: 'over http' });
+    const bad = await b.callTool({ name: 'call_tool', arguments: { id: 'add_numbers', arguments: { a: 'one' } } });
+    expect(errCode(bad)).toBe('invalid_arguments');
+    await a.close();
+    await b.close();
+  });
+
+  it('rejects a request whose Host header is not loopback (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const u = new URL(srv.url);
+    const status = await new Promise<number>((res, rej) => {
+      const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (r) => { r.resume(); res(r.statusCode!); });
+      req.on('error', rej);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+    });
+    expect(status).toBe(403);
+  });
+});
+
+describe('toolbox serve --http --expose all', () => {
+  it('serves every tool, answers 20 parallel calls (one hung) each once, and import mcp --url reads it back', async () => {
+    const srv = await httpServe(proj.registry, ['--expose', 'all']);
+    try {
+      const c = await connect(srv.url);
+      const names = (await c.listTools()).tools.map((t) => t.name).sort();
+      expect(names).toEqual(['add_numbers', 'echo_text', 'list_data_files', 'slow_sleep']);
+      const calls = Array.from({ length: 20 }, (_, i) => i === 7
+        ? c.callTool({ name: 'slow_sleep', arguments: { seconds: 30 } })
+        : c.callTool({ name: 'add_numbers', arguments: { a: i, b: 1000 } }));
+      const results = await Promise.all(calls);
+      results.forEach((r, i) => {
+        if (i === 7) expect(errCode(r)).toBe('tool_timeout');
+        else expect(r.structuredContent).toEqual({ sum: i + 1000 });
+      });
+      await c.close();
+
+      // toolbox consuming toolbox: the served tools imported as mcp contracts of another registry.
+      const other = serveProject();
+      try {
+        const imp = await cli(['import', 'mcp', '--json', '--prefix', 'remote_', '--url', srv.url], { cwd: other.dir });
+        expect(imp.code).toBe(0);
+        const ids = (imp.json.tools as { id: string }[]).map((t) => t.id).sort();
+        expect(ids).toEqual(['remote_add_numbers', 'remote_echo_text', 'remote_list_data_files', 'remote_slow_sleep']);
+        const file = (imp.json.tools as { id: string; file: string }[]).find((t) => t.id === 'remote_add_numbers')!.file;
+        expect((parse(readFileSync(file, 'utf8')) as { loader_config: unknown }).loader_config).toEqual({ url: srv.url, tool: 'add_numbers' });
+        const run = await cli(['run', 'remote_add_numbers', '--a', '2', '--b', '3', '--json'], { cwd: other.dir });
+        expect(run.code).toBe(0);
+        expect(run.json.result).toEqual({ sum: 5 });
+      } finally {
+        other.cleanup();
+      }
+    } finally {
+      srv.child.kill('SIGTERM');
+      await srv.exited;
+    }
+  });
+});
