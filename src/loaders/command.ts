@@ -71,7 +71,7 @@ export const loader: Loader = {
         // "<program> exited with code N: <stderr tail>", or the limit that stopped it.
         if (res.limit || res.exitCode !== 0) throw processFailure(res, call.limits, program!);
         try {
-          return { result: parseOutput(res.stdout, cfg.parse), logs, tier: res.tier };
+          return { result: parseOutput(res.stdout, cfg.parse), logs, tier: res.tier, ...(res.warnings?.length ? { warnings: res.warnings } : {}) };
         } catch (e) {
           throw new ToolRunError({ kind: 'failed', message: (e as Error).message, logs, tier: res.tier });
         }

@@ -2,7 +2,9 @@
 // sandbox. Shims (pyenv, asdf) live under a 0700 home and re-exec through a shell: after the uid
 // drop they cannot even be read, so we resolve to the real executable and bind its prefix.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { writeFileAtomic } from '../../util/fs.js';
 import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { ExitCode, ToolboxError } from '../../errors.js';
 
@@ -81,7 +83,91 @@ async function doResolve(cmd: string): Promise<ResolvedInterpreter> {
   return { path: found, readOnlyPaths: outsideSystem([dirname(found), dirname(real)]) };
 }
 
+function isElf(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const b = Buffer.alloc(4);
+    return readSync(fd, b, 0, 4, 0) === 4 && b.toString('latin1') === '\x7fELF';
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * A real interpreter binary (not a shim script) needs no child process: its prefix is the folder
+ * above bin/, or, in a venv, the folder holding pyvenv.cfg plus the base install named by `home`.
+ */
+function pythonWithoutRunning(found: string): ResolvedInterpreter | undefined {
+  const real = realpathSync(found);
+  if (!isElf(real)) return undefined;
+  const venvRoot = dirname(dirname(found));
+  const cfg = join(venvRoot, 'pyvenv.cfg');
+  let prefix = dirname(dirname(real));
+  let base = prefix;
+  if (existsSync(cfg)) {
+    const home = /^home\s*=\s*(.+)$/m.exec(readFileSync(cfg, 'utf8'))?.[1]?.trim();
+    if (!home) return undefined;
+    prefix = venvRoot;
+    base = dirname(home);
+  }
+  const rp = (p: string) => { try { return realpathSync(p); } catch { return p; } };
+  return { path: found, readOnlyPaths: outsideSystem([prefix, base, dirname(found), dirname(real)].map(rp)) };
+}
+
+// Shims (pyenv, asdf) take ~300 ms to answer. Their answer is cached on disk, keyed by everything
+// that makes them pick a version: the shim itself, PYENV_VERSION / ASDF_* and the version files
+// between the current folder and /, and the global version file.
+function shimKey(found: string): string {
+  const parts = [found, String(statSync(found).mtimeMs), process.env.PYENV_VERSION ?? '', process.cwd()];
+  const root = process.env.PYENV_ROOT ?? join(process.env.HOME ?? '/root', '.pyenv');
+  const files = [join(root, 'version')];
+  for (let d = process.cwd(); ; d = dirname(d)) {
+    files.push(join(d, '.python-version'), join(d, '.tool-versions'));
+    if (dirname(d) === d) break;
+  }
+  for (const f of files) {
+    try { parts.push(`${f}:${statSync(f).mtimeMs}`); } catch { /* absent */ }
+  }
+  return parts.join('|');
+}
+const shimCacheFile = () => join(tmpdir(), `toolbox-interpreters-${process.getuid?.() ?? 'u'}.json`);
+
+function readShimCache(key: string): ResolvedInterpreter | undefined {
+  try {
+    const hit = (JSON.parse(readFileSync(shimCacheFile(), 'utf8')) as Record<string, ResolvedInterpreter>)[key];
+    return hit && existsSync(hit.path) ? hit : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeShimCache(key: string, value: ResolvedInterpreter): void {
+  try {
+    let all: Record<string, ResolvedInterpreter> = {};
+    try { all = JSON.parse(readFileSync(shimCacheFile(), 'utf8')) as Record<string, ResolvedInterpreter>; } catch { /* new */ }
+    const keys = Object.keys(all);
+    if (keys.length > 50) for (const k of keys.slice(0, keys.length - 50)) delete all[k];
+    all[key] = value;
+    writeFileAtomic(shimCacheFile(), JSON.stringify(all), 0o600);
+  } catch { /* an optimisation only */ }
+}
+
 function resolvePython(cmd: string, found: string): Promise<ResolvedInterpreter> {
+  const direct = pythonWithoutRunning(found);
+  if (direct) return Promise.resolve(direct);
+  const key = shimKey(found);
+  const cached = readShimCache(key);
+  if (cached) return Promise.resolve(cached);
+  return runPython(cmd, found).then((r) => {
+    writeShimCache(key, r);
+    return r;
+  });
+}
+
+function runPython(cmd: string, found: string): Promise<ResolvedInterpreter> {
   const code = 'import sys, json; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix]))';
   return new Promise((res, rej) => {
     // Run with the caller's environment so shims (pyenv reads PYENV_VERSION, .python-version) pick
