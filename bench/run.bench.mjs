@@ -51,7 +51,7 @@ function jsonTimings(cwd, env, n) {
 
 async function libraryTimings(cwd, n) {
   const { Runtime, resolveProject } = await import(pathToFileURL(join(REPO, 'dist', 'index.js')).href);
-  const rt = new Runtime(resolveProject({ cwd }), { longRunning: true, env: {} });
+  const rt = new Runtime(resolveProject({ cwd }), { longRunning: true, env: { PATH: process.env.PATH } });
   try {
     const first = await rt.invoke({ id: 'tool_00000', args: { a: 1, b: 2 } });
     const times = [];

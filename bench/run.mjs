@@ -12,7 +12,13 @@ const files = readdirSync(here).filter((f) => f.endsWith('.bench.mjs')).sort()
 for (const f of files) {
   const started = Date.now();
   process.stdout.write(`\n## ${f.replace('.bench.mjs', '')}\n\n`);
-  const mod = await import(join(here, f));
-  await mod.default();
+  try {
+    const mod = await import(join(here, f));
+    await mod.default();
+  } catch (e) {
+    // One broken bench must not hide the others' figures; the exit code still says it failed.
+    process.exitCode = 1;
+    process.stdout.write(`(failed: ${e instanceof Error ? e.message : String(e)})\n`);
+  }
   process.stderr.write(`(${f}: ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }

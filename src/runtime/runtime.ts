@@ -98,6 +98,9 @@ export class Runtime {
       const ctx = await this.callContext(c, req, ac.signal);
       limits = ctx.limits;
       callStart = performance.now();
+      // Probe with the project's state dir first, so the tier comes from .toolbox/cache/sandbox.json
+      // instead of trial runs in every process.
+      await this.probe();
       const out = await this.callWithBackstop(tool, args, ctx, ac);
       stats.runMs = performance.now() - callStart;
       stats.tier = out.tier;
@@ -192,11 +195,15 @@ export class Runtime {
     }
   }
 
-  private async sandboxWarnings(tier: string): Promise<string[]> {
+  private probe() {
     this.sandboxInfo ??= import('./sandbox/index.js')
       .then((m) => m.probeSandbox({ stateDir: this.project.stateDir }))
       .catch(() => undefined);
-    const info = await this.sandboxInfo;
+    return this.sandboxInfo;
+  }
+
+  private async sandboxWarnings(tier: string): Promise<string[]> {
+    const info = await this.probe();
     // Only when the call ran under the probed tier (an http call made in-process has no sandbox to warn about).
     return info && info.tier === tier ? info.warnings : [];
   }
