@@ -27,7 +27,7 @@ Exit codes:
  * The commander tree. Each action imports its command module only when it runs, so
  * `toolbox --help` and `--version` load nothing but commander and this file.
  */
-export function buildProgram(io: IO, setExit: (code: number) => void): Command {
+export function buildProgram(io: IO, setExit: (code: number) => void, opts: { json?: boolean } = {}): Command {
   const program = new Command('toolbox');
   program
     .description('Tool registries for AI agents with on-demand loading: contracts, selection, sandboxed lazy runtime.')
@@ -40,7 +40,11 @@ export function buildProgram(io: IO, setExit: (code: number) => void): Command {
     .addHelpText('after', EXIT_TABLE)
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      // Under --json, main.ts reports commander's usage errors as the one JSON error object.
+      writeErr: (s) => { if (!opts.json) io.stderr.write(s); },
+    });
 
   const lazy = (file: string, fn: string) => async (...all: unknown[]) => {
     const cmd = all[all.length - 1] as Command;

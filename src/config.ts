@@ -3,8 +3,12 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ExitCode, ToolboxError } from './errors.js';
 import { parseYamlSource } from './contract/yaml-source.js';
 import type { Severity } from './contract/diagnostic.js';
+import { checkConfig, dropEmptySections, pathString } from './config-schema.js';
 
 export const CONFIG_NAMES = ['toolbox.config.yaml', 'toolbox.config.yml'];
+
+/** At most this many problems are listed in one config_invalid error. */
+const MAX_PROBLEMS = 10;
 
 /** toolbox.config.yaml, as written. Every section is optional. */
 export interface ToolboxConfig {
@@ -86,17 +90,20 @@ export function loadConfig(file: string): ToolboxConfig {
   if (typeof v !== 'object' || Array.isArray(v)) {
     throw new ToolboxError('config_invalid', `${file}:1:1: the config must be a YAML mapping`, { exitCode: ExitCode.registry, location: { file, line: 1, column: 1 } });
   }
-  const known = new Set(['registry', 'lint', 'runtime', 'select', 'permissions', 'user', 'role']);
-  for (const k of Object.keys(v)) {
-    if (!known.has(k)) {
-      const pos = src.locate([k]);
-      throw new ToolboxError('config_invalid', `${file}:${pos.line}:${pos.column}: unknown key '${k}'`, {
-        exitCode: ExitCode.registry,
-        location: { file, ...pos },
-        hint: `Known keys: ${[...known].join(', ')}.`,
-      });
-    }
+  const problems = checkConfig(v as Record<string, unknown>);
+  if (problems.length) {
+    const shown = problems.slice(0, MAX_PROBLEMS).map((p) => ({ ...p, pos: src.locate(p.path) }));
+    const lines = shown.map((p) => `${file}:${p.pos.line}:${p.pos.column}: ${p.message}`);
+    if (problems.length > shown.length) lines.push(`… and ${problems.length - shown.length} more`);
+    const head = shown[0]!;
+    throw new ToolboxError('config_invalid', lines.join('\n'), {
+      exitCode: ExitCode.registry,
+      location: { file, ...head.pos },
+      hint: head.hint ?? 'See "Configuration" in the README for the shape of toolbox.config.yaml.',
+      details: { problems: shown.map((p) => ({ path: pathString(p.path), line: p.pos.line, column: p.pos.column, message: p.message })) },
+    });
   }
+  dropEmptySections(v as Record<string, unknown>);
   return v as ToolboxConfig;
 }
 

@@ -71,29 +71,38 @@ export function usageError(code: string, message: string, hint?: string, details
   return new ToolboxError(code, message, { exitCode: ExitCode.usage, hint, details });
 }
 
-/** Levenshtein distance, for "did you mean" suggestions. */
+/** Edit distance counting a swap of two neighbouring letters as one edit ('emial' → 'email'). */
 export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
     }
   }
-  return prev[b.length]!;
+  return rows[a.length]![b.length]!;
 }
 
-/** Up to `max` candidates closest to `input` (substring matches first, then by edit distance). */
+/**
+ * Up to `max` candidates closest to `input`: substring matches first, then by edit distance to the
+ * whole candidate or to one of its words (so 'wether' finds 'query_weather').
+ */
 export function closest(input: string, candidates: Iterable<string>, max = 3): string[] {
-  const lower = input.toLowerCase();
+  const lower = input.toLowerCase().replace(/^-+/, '');
+  if (!lower) return [];
   const scored: { c: string; d: number }[] = [];
+  const near = (a: string, b: string) => {
+    const d = editDistance(a, b);
+    return d <= Math.max(1, Math.min(3, Math.floor(Math.max(a.length, b.length) / 3))) ? d : Infinity;
+  };
   for (const c of candidates) {
-    const cl = c.toLowerCase();
-    const d = cl.includes(lower) || lower.includes(cl) ? 0 : editDistance(lower, cl);
-    if (d <= Math.max(2, Math.floor(Math.max(lower.length, cl.length) / 2))) scored.push({ c, d });
+    const cl = c.toLowerCase().replace(/^-+/, '');
+    let d = lower.length >= 3 && (cl.includes(lower) || lower.includes(cl)) ? 0 : near(lower, cl);
+    for (const part of cl.split(/[_.\-\s]+/)) if (part.length > 2) d = Math.min(d, near(lower, part) + 0.5);
+    if (d !== Infinity) scored.push({ c, d });
   }
   scored.sort((x, y) => x.d - y.d || x.c.localeCompare(y.c));
   return scored.slice(0, max).map((s) => s.c);

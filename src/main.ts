@@ -28,7 +28,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
   const flags = { json: argv.includes('--json') || argv.some((a, i) => a === '--format=json' || (a === '--format' && argv[i + 1] === 'json')), verbose: argv.includes('--verbose') || argv.includes('-v') };
   let code = 0;
   try {
-    const program = buildProgram(io, (c) => { code = c; });
+    const program = buildProgram(io, (c) => { code = c; }, { json: flags.json });
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {

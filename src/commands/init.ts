@@ -17,9 +17,11 @@ export async function initCommand(ctx: CommandContext, args: unknown[], opts: Re
   const r = initProject(dir, answers, { force: Boolean(opts.force) });
   const rel = (p: string) => relative(ctx.io.cwd, p) || p;
   const list = (fs: typeof r.created) => fs.map((f) => ({ file: f.path, role: f.role }));
-  if (ctx.opts.json) {
-    printJson(ctx, { dir, created: list(r.created), overwritten: list(r.overwritten), kept: list(r.kept) });
-  } else {
+  const report = { dir, created: list(r.created), overwritten: list(r.overwritten), kept: list(r.kept) };
+  // Under --json a run that kept files is an error: the report goes into the one error object.
+  if (ctx.opts.json && !r.kept.length) {
+    printJson(ctx, report);
+  } else if (!ctx.opts.json) {
     const s = ctx.style;
     for (const f of r.created) ctx.io.stdout.write(`${s.green('created')}      ${rel(f.path)}  ${s.dim(f.role)}\n`);
     for (const f of r.overwritten) ctx.io.stdout.write(`${s.yellow('overwritten')}  ${rel(f.path)}  ${s.dim(f.role)}\n`);
@@ -29,7 +31,7 @@ export async function initCommand(ctx: CommandContext, args: unknown[], opts: Re
     throw new ToolboxError('file_exists', `kept ${r.kept.length} existing file(s): ${r.kept.map((f) => rel(f.path)).join(', ')}`, {
       exitCode: ExitCode.usage,
       hint: 'Your files were left as they were. Pass --force to overwrite them with the templates.',
-      details: { kept: r.kept.map((f) => f.path) },
+      details: ctx.opts.json ? report : { kept: r.kept.map((f) => f.path) },
     });
   }
   if (!ctx.opts.json) {

@@ -31,15 +31,18 @@ export async function serveCommand(ctx: CommandContext, _args: unknown[], opts: 
     say(`${tools} tools, --expose ${expose}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`);
     for (const f of warm.failed) say(ctx.style.yellow(`warm tool '${f.id}' failed to load: ${f.error.message}`));
     if (port !== undefined) {
-      const { serveHttp } = await import('../serve/http.js');
+      const { serveHttp, isLoopbackHost } = await import('../serve/http.js');
+      const host = String(opts.host ?? '127.0.0.1');
       await serveHttp(core, {
         port,
-        host: String(opts.host ?? '127.0.0.1'),
+        host,
         signal: ctx.io.signal,
         onListening: (url) => {
+          if (!isLoopbackHost(host)) exposedWarning(ctx, url, host, expose, tools);
           if (ctx.opts.json) printJson(ctx, { url, expose, tools, transport: 'streamable-http' });
           say(`listening on ${url}`);
         },
+        onSessionClosed: ctx.opts.verbose ? (id, reason) => say(ctx.style.dim(`session ${id} ${reason}`)) : undefined,
       });
     } else {
       const { serveStdio } = await import('../serve/stdio.js');
@@ -51,4 +54,21 @@ export async function serveCommand(ctx: CommandContext, _args: unknown[], opts: 
   }
   say('stopped');
   return 0;
+}
+
+/**
+ * `--host` other than loopback: anyone who can reach the port can list and call the tools, and
+ * the server has no authentication of its own. Said loudly on stderr (even with --json).
+ */
+function exposedWarning(ctx: CommandContext, url: string, host: string, expose: string, tools: number): void {
+  const where = host === '0.0.0.0' || host === '::' || host === '[::]' ? 'every network interface of this machine' : `the address ${host}`;
+  const what = expose === 'all' ? `all ${tools} tools` : `search_tools and call_tool (reaching all ${tools} tools)`;
+  const lines = [
+    `WARNING: toolbox serve is listening on ${where} (${url}) with NO AUTHENTICATION.`,
+    `Anyone who can reach this port can list and call ${what} of this registry, running them on this machine as this user,`,
+    `with the permissions of the configured caller. DNS-rebinding protection (Host header check) is off for non-loopback hosts.`,
+    `Prefer --host 127.0.0.1 (the default), or put the server behind a reverse proxy that authenticates clients (and TLS).`,
+  ];
+  const paint = (s: string) => ctx.style.bold.red(s);
+  ctx.io.stderr.write(`${lines.map((l) => paint(`toolbox serve: ${l}`)).join('\n')}\n`);
 }

@@ -42,7 +42,10 @@ export function printJson(ctx: CommandContext, value: unknown): void {
 /** A spinner on stderr for humans; a no-op otherwise. ora is imported only when one is shown. */
 export async function spinner(ctx: CommandContext, text: string): Promise<{ update(t: string): void; succeed(t?: string): void; fail(t?: string): void; stop(): void }> {
   const stderrTTY = Boolean(ctx.io.stderr.isTTY);
-  if (!ctx.fancy || !stderrTTY) {
+  // A terminal that reports 0 columns (some pseudo-terminals, `script`) makes ora's line count
+  // wrong: it would erase lines forever. No width, no spinner.
+  const width = ctx.io.stderr.columns ?? 0;
+  if (!ctx.fancy || !stderrTTY || width <= 0) {
     return { update() {}, succeed() {}, fail() {}, stop() {} };
   }
   const { default: ora } = await import('ora');

@@ -1,5 +1,5 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
@@ -107,15 +107,29 @@ export function findTool(project: Project, id: string): ToolEntry {
   const reg = loadRegistry(project);
   const entry = reg.byId.get(id);
   if (entry) return entry;
-  const brokenHere = reg.broken.find((b) => b.diagnostics.some((d) => d.message.includes(`'${id}'`)) || b.file.includes(id));
+  const brokenHere = reg.broken.find((b) => brokenFileId(b.file) === id);
   if (brokenHere) {
     const d = brokenHere.diagnostics[0]!;
     throw new ToolboxError('tool_contract_invalid', `tool '${id}' has an invalid contract: ${d.file}:${d.line}:${d.column}: ${d.message}`, {
       exitCode: ExitCode.registry,
+      location: { file: d.file, line: d.line, column: d.column },
       hint: 'Run `toolbox validate` for all problems.',
     });
   }
   throw unknownTool(id, reg.byId.keys());
+}
+
+/**
+ * The id a broken contract file was meant to have: its `id:` line when one can be read, else the
+ * file name without extension. Only used to blame the right file when a tool cannot be found.
+ */
+function brokenFileId(file: string): string {
+  try {
+    const head = readFileSync(file).subarray(0, 64 * 1024).toString('utf8');
+    const m = /^id:[ \t]*["']?([A-Za-z0-9_.-]+)/m.exec(head);
+    if (m) return m[1]!;
+  } catch { /* unreadable: fall back to the name */ }
+  return basename(file).replace(/\.ya?ml$/i, '');
 }
 
 export function unknownTool(id: string, ids: Iterable<string>): ToolboxError {

@@ -48,7 +48,7 @@ function valid(s: unknown, v: unknown): boolean {
   const x = s as JsonSchema;
   if (x.type !== undefined && ![x.type].flat().some((t) => typeOk(t as string, v))) return false;
   if (x.enum && !(x.enum as unknown[]).some((e) => e === v)) return false;
-  if ('const' in x && x.const !== v) return false;
+  if (Object.hasOwn(x, 'const') && x.const !== v) return false;
   if (typeof v === 'number') {
     if (typeof x.minimum === 'number' && v < x.minimum) return false;
     if (typeof x.maximum === 'number' && v > x.maximum) return false;
@@ -68,7 +68,8 @@ function valid(s: unknown, v: unknown): boolean {
   }
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
-    if (Array.isArray(x.required) && !x.required.every((k) => o[k as string] !== undefined)) return false;
+    // Own properties only: a required `toString` or `valueOf` is not supplied by Object.prototype.
+    if (Array.isArray(x.required) && !x.required.every((k) => Object.hasOwn(o, k as string) && o[k as string] !== undefined)) return false;
     const props = (x.properties ?? {}) as Record<string, unknown>;
     for (const [k, val] of Object.entries(o)) {
       if (val === undefined) continue;

@@ -19,27 +19,25 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /**
- * Whether the caller may use the tool. A tool with no `permissions` (and no matching entry in the
- * config's `permissions.tools` policy) is open to everyone; otherwise the caller needs one of the
- * listed roles, or to be one of the listed users.
+ * Whether the caller may use the tool. Two layers, both must allow:
+ * - the contract's own `permissions` (roles and/or users); a tool without it is open to everyone;
+ * - every entry of the config's `permissions.tools` policy whose id or glob matches the tool: the
+ *   caller needs one of that entry's roles. The policy only ever restricts, so a registry owner
+ *   can lock tools down without editing their contracts.
  */
 export function canUse(contract: ToolContract, caller: Caller, config: ToolboxConfig): boolean {
-  const p = contract.permissions;
-  const policy = config.permissions?.tools;
-  let roles: string[] | undefined;
-  let users: string[] | undefined;
-  if (Array.isArray(p)) roles = p;
-  else if (p) { roles = p.roles; users = p.users; }
-  if (policy) {
-    for (const [pattern, rs] of Object.entries(policy)) {
-      if (globToRegExp(pattern).test(contract.id)) roles = [...(roles ?? []), ...rs];
-    }
-  }
-  if (roles === undefined && users === undefined) return true;
-  const user = caller.user ?? config.user;
-  if (user && users?.includes(user)) return true;
   const have = callerRoles(caller, config);
-  return have.some((r) => roles?.includes(r));
+  const user = caller.user ?? config.user;
+  const p = contract.permissions;
+  if (p) {
+    const roles = Array.isArray(p) ? p : p.roles ?? [];
+    const users = Array.isArray(p) ? [] : p.users ?? [];
+    if (!(user && users.includes(user)) && !have.some((r) => roles.includes(r))) return false;
+  }
+  for (const [pattern, rs] of Object.entries(config.permissions?.tools ?? {})) {
+    if (globToRegExp(pattern).test(contract.id) && !have.some((r) => rs.includes(r))) return false;
+  }
+  return true;
 }
 
 /** Throw permission_denied (exit 7) unless the caller may use the tool. */

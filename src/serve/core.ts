@@ -17,6 +17,10 @@ export interface ServeOptions {
   /** Calls running at once (default 16); more wait in a queue of `maxQueued` (default 1000). */
   maxConcurrent?: number;
   maxQueued?: number;
+  /** HTTP: a session with no request in flight for this long is closed (default 30 min). */
+  sessionIdleMs?: number;
+  /** HTTP: sessions alive at once (default 100); a new one evicts the least recently active idle one. */
+  maxSessions?: number;
   verbose?: boolean;
   /** Host environment for the sandbox allow-lists (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -25,6 +29,9 @@ export interface ServeOptions {
 // The registry is re-read (stat only, thanks to its cache) at most this often: new or edited
 // contracts show up in a running server without a restart.
 const REGISTRY_TTL_MS = 1000;
+
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 100;
 
 /**
  * What every MCP connection of one `toolbox serve` process shares: one Runtime (the same pipeline

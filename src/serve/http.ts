@@ -1,52 +1,154 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ExitCode, ToolboxError } from '../errors.js';
-import type { ServeCore } from './core.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, type ServeCore } from './core.js';
 import { createMcpServer } from './server.js';
 
+/** Why a session ended: the client closed it (DELETE), idle expiry, evicted for a new one, or the server stopped. */
+export type SessionCloseReason = 'closed' | 'expired' | 'evicted' | 'shutdown';
+
 /** Where the HTTP server listens. */
-export interface HttpOptions { port: number; host: string; signal?: AbortSignal; onListening?: (url: string) => void }
+export interface HttpOptions {
+  port: number;
+  host: string;
+  signal?: AbortSignal;
+  onListening?: (url: string) => void;
+  /** Called once per initialized session when it ends (after its pins were released). */
+  onSessionClosed?: (id: string, reason: SessionCloseReason) => void;
+}
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-function jsonRpcError(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+/** Whether binding `host` keeps the server on this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return LOOPBACK.has(h) || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
+}
+
+function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** One client session: its SDK transport and Server, its runtime session (pins) and found tools. */
+interface Session {
+  id: string;
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  found: Set<string>;
+  /** The runtime session name (what the tool cache pins under). */
+  runtimeSession: string;
+  /** Last time a request started or finished. */
+  lastActive: number;
+  /** POST/DELETE requests still being answered (an open GET stream does not count). */
+  busy: number;
+  closing?: SessionCloseReason;
 }
 
 /**
  * Serve MCP over Streamable HTTP at `/mcp`: one SDK transport and Server per client session
  * (mcp-session-id header), all sharing the process's ServeCore. Bound to loopback by default,
  * with DNS-rebinding protection (Host header checked) while it is.
+ *
+ * Sessions are bounded: one with no request in flight for `core.opts.sessionIdleMs` (default 30
+ * min) is closed, and at most `core.opts.maxSessions` (default 100) live at once: a new client
+ * evicts the least recently active idle session, or gets 503 when every session is busy. A closed
+ * session's id then gets 404 (the client must initialize again, per the Streamable HTTP spec), and
+ * its tool pins and found tools are released.
  */
 export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<void> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, Session>();
+  const idleMs = core.opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const maxSessions = core.opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  let pending = 0; // initialize requests being answered (not yet in `sessions`)
   let port = opts.port;
-  const loopback = LOOPBACK.has(opts.host);
+  const loopback = isLoopbackHost(opts.host);
+
+  const closeSession = (s: Session, reason: SessionCloseReason) => {
+    if (s.closing) return;
+    s.closing = reason;
+    // transport.close() fires onclose → forget(), also reached when the client sends DELETE.
+    void s.transport.close().catch(() => undefined);
+    forget(s);
+  };
+  const forget = (s: Session) => {
+    if (sessions.get(s.id) !== s) return;
+    sessions.delete(s.id);
+    s.found.clear();
+    core.endSession(s.runtimeSession);
+    void s.server.close().catch(() => undefined);
+    opts.onSessionClosed?.(s.id, s.closing ?? 'closed');
+  };
+
+  const sweep = () => {
+    const now = Date.now();
+    for (const s of [...sessions.values()]) if (s.busy === 0 && now - s.lastActive >= idleMs) closeSession(s, 'expired');
+  };
+  const sweeper = setInterval(sweep, Math.max(10, Math.min(60_000, Math.floor(idleMs / 4))));
+  sweeper.unref();
+
+  /** Room for one more session: evict the least recently active idle one if full. */
+  const makeRoom = (): boolean => {
+    sweep();
+    if (sessions.size + pending < maxSessions) return true;
+    let oldest: Session | undefined;
+    for (const s of sessions.values()) if (s.busy === 0 && (!oldest || s.lastActive < oldest.lastActive)) oldest = s;
+    if (!oldest) return false;
+    closeSession(oldest, 'evicted');
+    return sessions.size + pending < maxSessions;
+  };
+
+  const track = (s: Session, req: IncomingMessage, res: ServerResponse) => {
+    s.lastActive = Date.now();
+    if (req.method === 'GET') return;
+    s.busy++;
+    res.once('close', () => { s.busy--; s.lastActive = Date.now(); });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== '/mcp') return jsonRpcError(res, 404, 'Not found: the MCP endpoint is /mcp');
     const sid = req.headers['mcp-session-id'];
     const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (known) return known.handleRequest(req, res);
-    if (sid !== undefined) return jsonRpcError(res, 404, 'Unknown or expired session; initialize again');
+    if (known) {
+      track(known, req, res);
+      return known.transport.handleRequest(req, res);
+    }
+    if (sid !== undefined) return jsonRpcError(res, 404, 'Session not found (unknown, closed or expired): initialize a new session', -32001);
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'No session: send initialize first');
-    let session = '';
+    if (!makeRoom()) {
+      return jsonRpcError(res, 503, `Too many sessions: all ${maxSessions} sessions are busy; retry later`, -32000, { 'retry-after': '5' });
+    }
+    const runtimeSession = `mcp-${randomUUID()}`;
+    const { server, found } = createMcpServer(core, runtimeSession);
+    let session: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => { sessions.set(id, transport); },
-      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {}),
+      onsessioninitialized: (id) => {
+        session = { id, transport, server, found, runtimeSession, lastActive: Date.now(), busy: 1, closing: undefined };
+        res.once('close', () => { session!.busy--; session!.lastActive = Date.now(); });
+        sessions.set(id, session);
+      },
+      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: allowedHosts(opts.host, port) } : {}),
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-      if (session) core.endSession(session);
+      if (session) forget(session);
+      else core.endSession(runtimeSession);
     };
-    session = `mcp-${randomUUID()}`;
-    const { server } = createMcpServer(core, session);
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    pending++;
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    } finally {
+      pending--;
+    }
     // A request that did not initialize a session leaves nothing behind.
-    if (!transport.sessionId) await server.close().catch(() => undefined);
+    if (!transport.sessionId) {
+      found.clear();
+      core.endSession(runtimeSession);
+      await server.close().catch(() => undefined);
+    }
   };
   const http = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
@@ -54,23 +156,35 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', (e: NodeJS.ErrnoException) => reject(new ToolboxError('serve_listen_failed', `cannot listen on ${opts.host}:${opts.port}: ${e.code ?? e.message}`, {
-      exitCode: ExitCode.usage,
-      hint: e.code === 'EADDRINUSE' ? 'Pick another port with --http PORT (0 picks a free one).' : undefined,
-    })));
-    http.listen(opts.port, opts.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', (e: NodeJS.ErrnoException) => reject(new ToolboxError('serve_listen_failed', `cannot listen on ${opts.host}:${opts.port}: ${e.code ?? e.message}`, {
+        exitCode: ExitCode.usage,
+        hint: e.code === 'EADDRINUSE' ? 'Pick another port with --http PORT (0 picks a free one).' : undefined,
+      })));
+      http.listen(opts.port, opts.host, () => resolve());
+    });
+  } catch (e) {
+    clearInterval(sweeper);
+    throw e;
+  }
   port = (http.address() as { port: number }).port;
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   opts.onListening?.(`http://${shownHost}:${port}/mcp`);
   await new Promise<void>((resolve) => {
     const stop = () => {
-      for (const t of sessions.values()) void t.close().catch(() => undefined);
+      clearInterval(sweeper);
+      for (const s of [...sessions.values()]) closeSession(s, 'shutdown');
       http.closeAllConnections();
       http.close(() => resolve());
     };
     if (opts.signal?.aborted) stop();
     else opts.signal?.addEventListener('abort', stop, { once: true });
   });
+}
+
+function allowedHosts(host: string, port: number): string[] {
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  hosts.add(host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]:${port}` : `${host}:${port}`);
+  return [...hosts];
 }

@@ -42,8 +42,9 @@ describe('toolbox init', () => {
     const r = await cli(['init', '--yes', '--json'], { cwd: p.dir });
     expect(r.code).toBe(2);
     expect(r.errorJson.error.code).toBe('file_exists');
-    expect(r.json.kept).toHaveLength(3);
-    expect(r.json.created).toEqual([]);
+    expect(r.stdout).toBe(''); // one JSON document in all: the error object on stderr
+    expect(r.errorJson.error.details.kept).toHaveLength(3);
+    expect(r.errorJson.error.details.created).toEqual([]);
     files.forEach((f, i) => expect(readFileSync(f).equals(edited[i]!)).toBe(true));
     const human = await cli(['init', '--yes'], { cwd: p.dir });
     expect(human.code).toBe(2);

@@ -49,6 +49,18 @@ describe('registry', () => {
     }
   });
 
+  it('blames a broken contract only for its own id', () => {
+    p = tempProject({
+      'tool_registry/ok.yaml': contract('tool_ok'),
+      'tool_registry/zz_broken.yaml': contract('real_id').replace('type: string', 'type: strng'),
+    });
+    const project = resolveProject({ cwd: p.dir });
+    const code = (id: string) => { try { findTool(project, id); return 'found'; } catch (e) { return (e as ToolboxError).code; } };
+    expect(code('real_id')).toBe('tool_contract_invalid');
+    expect(code('tool')).toBe('unknown_tool');
+    expect(code('zz')).toBe('unknown_tool');
+  });
+
   it('notices an edited contract behind a warm index', () => {
     p = tempProject({ 'tool_registry/a.yaml': contract('tool_a') });
     const project = resolveProject({ cwd: p.dir });

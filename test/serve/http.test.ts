@@ -22,8 +22,10 @@ describe('toolbox serve --http (search)', () => {
   beforeAll(async () => { srv = await httpServe(proj.registry); });
   afterAll(async () => { srv.child.kill('SIGTERM'); await srv.exited; });
 
-  it('listens on 127.0.0.1 and prints one JSON document with its URL', () => {
+  it('listens on 127.0.0.1 and prints one JSON document with its URL', async () => {
     expect(srv.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await expect.poll(() => srv.stderr()).toMatch(/listening on/);
+    expect(srv.stderr()).not.toMatch(/WARNING|NO AUTHENTICATION/);
   });
 
   it('search_tools → list_changed → direct call, with found tools kept per session', async () => {
@@ -53,6 +55,30 @@ describe('toolbox serve --http (search)', () => {
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
     });
     expect(status).toBe(403);
+  });
+});
+
+describe('toolbox serve --http --host 0.0.0.0', () => {
+  it('warns loudly on stderr that the tools are exposed without authentication', async () => {
+    const srv = await httpServe(proj.registry, ['--host', '0.0.0.0']);
+    try {
+      expect(srv.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
+      await expect.poll(() => srv.stderr()).toMatch(/listening on/);
+      const err = srv.stderr();
+      expect(err).toMatch(/WARNING: .*every network interface.*NO AUTHENTICATION/);
+      expect(err).toContain(srv.url);
+      expect(err).toMatch(/Anyone who can reach this port can list and call search_tools and call_tool \(reaching all 4 tools\)/);
+      expect(err).toMatch(/--host 127\.0\.0\.1/);
+      expect(err).toMatch(/reverse proxy that authenticates/);
+      // It is really reachable (not only on loopback): the warning is not a false alarm.
+      const c = new Client({ name: 'exposed', version: '1.0.0' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(srv.url.replace('0.0.0.0', '127.0.0.1'))));
+      expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool']);
+      await c.close();
+    } finally {
+      srv.child.kill('SIGTERM');
+      await srv.exited;
+    }
   });
 });
 

@@ -9,11 +9,14 @@ const PARAM = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/g;
 const EXACT_PARAM = /^\{\{\s*([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\s*\}\}$/;
 const ENV = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The value at a dotted path in the arguments (undefined when any step is missing). */
+/**
+ * The value at a dotted path in the arguments (undefined when any step is missing). Own properties
+ * only: `{{toString}}` or `{{a.constructor}}` never reach Object.prototype.
+ */
 export function lookup(args: Record<string, unknown>, path: string): unknown {
   let v: unknown = args;
   for (const key of path.split('.')) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
     v = (v as Record<string, unknown>)[key];
   }
   return v;
@@ -98,5 +101,5 @@ export function envRefs(template: unknown, into: Set<string> = new Set()): Set<s
 
 /** Replace `${ENV_VAR}` placeholders with values from `env` (callers check the names beforehand). */
 export function fillEnv(template: string, env: Record<string, string>): string {
-  return template.replace(ENV, (_m, name: string) => env[name] ?? '');
+  return template.replace(ENV, (_m, name: string) => (Object.hasOwn(env, name) ? env[name] : undefined) ?? '');
 }

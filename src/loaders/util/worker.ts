@@ -23,6 +23,15 @@ export interface WorkerOptions {
 type Event = { reply: RunnerReply } | { exit: SandboxResult };
 
 /**
+ * RLIMIT_CPU counts a worker's whole life: whether a worker that has used `used` CPU seconds must be
+ * replaced before the next call, so that call cannot push it over `cpuLimit`. Keeps room for the
+ * largest call seen so far (`maxCallCpu`), and at least CPU_HEADROOM of the limit.
+ */
+export function needsFreshWorker(used: number, maxCallCpu: number, cpuLimit: number): boolean {
+  return used + Math.max(maxCallCpu, CPU_HEADROOM * cpuLimit) > cpuLimit;
+}
+
+/**
  * One persistent sandboxed runner per loaded tool, speaking JSON lines: requests on its stdin,
  * replies on stdout prefixed with \x1e (other stdout lines are tool noise and become logs).
  * Calls are serialised; a timeout, an abort or an oversized reply kills the worker, and a dead
@@ -63,9 +72,7 @@ export class Worker {
     const spec = await this.opts.spec(ctx);
     // The per-call timeout is enforced here, so a call with another timeout reuses the worker.
     const key = JSON.stringify({ ...spec, signal: undefined, limits: { ...spec.limits, timeoutMs: 0 } });
-    // RLIMIT_CPU counts the worker's whole life: replace it before a call could push it over.
-    const headroom = Math.max(this.maxCallCpu, CPU_HEADROOM * ctx.limits.cpuSeconds);
-    if (this.proc && (key !== this.key || this.cpu + headroom > ctx.limits.cpuSeconds)) await this.stop();
+    if (this.proc && (key !== this.key || needsFreshWorker(this.cpu, this.maxCallCpu, ctx.limits.cpuSeconds))) await this.stop();
     if (!this.proc) {
       await this.begin(spec, key);
       const hello = await this.next(deadline, ctx);
