@@ -57,15 +57,22 @@ export interface Project {
 
 export interface ProjectOptions { cwd: string; registry?: string; config?: string }
 
-function findConfig(cwd: string): string | undefined {
+/**
+ * The nearest project marker walking up from `cwd`: a config file, or (without one) a
+ * `tool_registry/` folder. The nearest wins, so a registry folder inside another project is not
+ * silently replaced by the outer project's config.
+ */
+function findProject(cwd: string): { config?: string; registryDir?: string } {
   let dir = resolve(cwd);
   for (;;) {
     for (const n of CONFIG_NAMES) {
       const p = join(dir, n);
-      if (existsSync(p)) return p;
+      if (existsSync(p)) return { config: p };
     }
+    const reg = join(dir, 'tool_registry');
+    try { if (statSync(reg).isDirectory()) return { registryDir: reg }; } catch { /* keep looking */ }
     const up = dirname(dir);
-    if (up === dir) return undefined;
+    if (up === dir) return {};
     dir = up;
   }
 }
@@ -109,10 +116,12 @@ export function loadConfig(file: string): ToolboxConfig {
 
 /**
  * Resolve the registry folder, project root and config for a command. Order: --registry, then the
- * config's `registry`, then ./tool_registry. Throws registry_not_found (exit 3) when it is missing.
+ * nearest config's `registry` (or the tool_registry/ beside it), then the nearest tool_registry/
+ * folder at or above the current one. Throws registry_not_found (exit 3) when it is missing.
  */
 export function resolveProject(opts: ProjectOptions, { mustExist = true } = {}): Project {
-  const configFile = opts.config ? resolve(opts.cwd, opts.config) : findConfig(opts.cwd);
+  const found = opts.config ? {} : findProject(opts.cwd);
+  const configFile = opts.config ? resolve(opts.cwd, opts.config) : found.config;
   if (opts.config && !existsSync(configFile!)) {
     throw new ToolboxError('config_not_found', `config file not found: ${configFile}`, { exitCode: ExitCode.registry });
   }
@@ -121,7 +130,7 @@ export function resolveProject(opts: ProjectOptions, { mustExist = true } = {}):
   if (opts.registry) registryDir = resolve(opts.cwd, opts.registry);
   else if (configFile && config.registry) registryDir = isAbsolute(config.registry) ? config.registry : resolve(dirname(configFile), config.registry);
   else if (configFile) registryDir = resolve(dirname(configFile), 'tool_registry');
-  else registryDir = resolve(opts.cwd, 'tool_registry');
+  else registryDir = found.registryDir ?? resolve(opts.cwd, 'tool_registry');
 
   if (mustExist) {
     let ok = false;

@@ -25,7 +25,10 @@ export function reportError(io: IO, e: ToolboxError, opts: { json: boolean; verb
  * This is the only catch-all: every error becomes a message and a documented exit code.
  */
 export async function run(argv: string[], io: IO): Promise<number> {
-  const flags = { json: argv.includes('--json') || argv.some((a, i) => a === '--format=json' || (a === '--format' && argv[i + 1] === 'json')), verbose: argv.includes('--verbose') || argv.includes('-v') };
+  // Everything after `--` belongs to another program (e.g. the server command of `import mcp`).
+  const end = argv.indexOf('--');
+  const own = end < 0 ? argv : argv.slice(0, end);
+  const flags = { json: own.includes('--json') || own.some((a, i) => a === '--format=json' || (a === '--format' && own[i + 1] === 'json')), verbose: own.includes('--verbose') || own.includes('-v') };
   let code = 0;
   try {
     const program = buildProgram(io, (c) => { code = c; }, { json: flags.json });

@@ -39,10 +39,10 @@ describe('toolbox.config.yaml validation', () => {
     expect(text).toContain('embeddings');
     const pr = project(text);
     const proj = resolveProject({ cwd: pr.dir });
-    expect(proj.config.runtime).toMatchObject({ cache_size: 32, timeout: '30s', breaker: { failures: 5, window: 60, cooldown: 30 } });
-    expect(proj.config.select?.embeddings?.url).toBe('http://127.0.0.1:8080/v1/embeddings');
-    expect(proj.config.permissions?.tools).toEqual({ 'send_*': ['admin'] });
-    expect(proj.config.lint?.rules).toMatchObject({ 'description-when-to-use': 'off', 'description-vague': 'warning' });
+    // Other people edit the README: check that every section is there, not its exact values.
+    expect(Object.keys(proj.config).sort()).toEqual(['lint', 'permissions', 'registry', 'runtime', 'select']);
+    expect(proj.config.select?.embeddings?.url).toMatch(/^https?:\/\//);
+    for (const roles of Object.values(proj.config.permissions?.tools ?? {})) expect(Array.isArray(roles)).toBe(true);
     const r = await cli(['list', '--json'], { cwd: pr.dir });
     expect(r.code).toBe(0);
   });

@@ -62,10 +62,10 @@ export async function serveCommand(ctx: CommandContext, _args: unknown[], opts: 
  */
 function exposedWarning(ctx: CommandContext, url: string, host: string, expose: string, tools: number): void {
   const where = host === '0.0.0.0' || host === '::' || host === '[::]' ? 'every network interface of this machine' : `the address ${host}`;
-  const what = expose === 'all' ? `all ${tools} tools` : `search_tools and call_tool (reaching all ${tools} tools)`;
+  const what = expose === 'all' ? `list and call all ${tools} tools` : `find and call all ${tools} tools (through search_tools and call_tool)`;
   const lines = [
     `WARNING: toolbox serve is listening on ${where} (${url}) with NO AUTHENTICATION.`,
-    `Anyone who can reach this port can list and call ${what} of this registry, running them on this machine as this user,`,
+    `Anyone who can reach this port can ${what} of this registry, running them on this machine as this user`,
     `with the permissions of the configured caller. DNS-rebinding protection (Host header check) is off for non-loopback hosts.`,
     `Prefer --host 127.0.0.1 (the default), or put the server behind a reverse proxy that authenticates clients (and TLS).`,
   ];

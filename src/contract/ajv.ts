@@ -17,7 +17,8 @@ let draft2020: AjvLike | undefined;
 
 function make(kind: '07' | '2020'): AjvLike {
   const Ctor = kind === '2020' ? require('ajv/dist/2020').default : require('ajv').default;
-  const ajv = new Ctor({ allErrors: true, strict: false, validateFormats: true, loadSchema: undefined });
+  // ownProperties: a required 'toString' must really be there, not inherited from Object.prototype.
+  const ajv = new Ctor({ allErrors: true, strict: false, validateFormats: true, ownProperties: true, loadSchema: undefined });
   require('ajv-formats').default(ajv);
   return ajv as AjvLike;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envRefs, fill, fillArgv, fillEnv, fillValue } from '../../src/loaders/util/template.js';
+import { envRefs, fill, fillArgv, fillEnv, fillValue, lookup } from '../../src/loaders/util/template.js';
 
 describe('{{param}} templates', () => {
   const args = { s: 'a b "c"', n: 3, f: 1.5, t: true, no: false, arr: [1, 'x'], obj: { city: '北京', zip: null }, nil: null };
@@ -21,6 +21,23 @@ describe('{{param}} templates', () => {
     const env = (s: string) => fillEnv(s, { TOKEN: 'T' });
     expect(fillValue({ a: '{{n}}', b: ['{{t}}', 'n={{n}}'], c: '{{missing}}', d: '${TOKEN}:{{s}}', e: 7 }, args, env))
       .toEqual({ a: 3, b: [true, 'n=3'], d: 'T:a b "c"', e: 7 });
+  });
+
+  it('placeholders see own properties only, never Object.prototype members', () => {
+    const a = { obj: { city: 'x' } };
+    for (const p of ['toString', 'valueOf', 'constructor', 'hasOwnProperty', '__proto__', 'obj.toString', 'obj.constructor', 'obj.city.length']) {
+      expect(lookup(a, p), p).toBeUndefined();
+    }
+    expect(fill('[{{toString}}|{{obj.valueOf}}|{{constructor}}]', a)).toBe('[||]');
+    expect(fillArgv(['a', '{{toString}}', '--x={{valueOf}}', '{{obj.hasOwnProperty}}'], a)).toEqual(['a', '--x=']);
+    expect(fillValue({ k: '{{toString}}', v: ['{{valueOf}}'] }, a, (s) => s)).toEqual({ v: [null] });
+    // An argument that really has such a name is used.
+    const own = JSON.parse('{"toString": "t", "__proto__": "p", "o": {"valueOf": 3}}');
+    expect(fillArgv(['{{toString}}', '{{__proto__}}', '{{o.valueOf}}'], own)).toEqual(['t', 'p', '3']);
+  });
+
+  it('${VAR} placeholders see own entries of the environment only', () => {
+    expect(fillEnv('[${toString}|${constructor}|${A}]', { A: 'a' })).toBe('[||a]');
   });
 
   it('envRefs finds ${VAR} in nested templates', () => {

@@ -71,6 +71,13 @@ describe('registry', () => {
     expect(findTool(project, 'tool_renamed').contract.id).toBe('tool_renamed');
   });
 
+  it('uses the nearest project: a tool_registry/ folder wins over a config further up', () => {
+    p = tempProject({ 'toolbox.config.yaml': 'registry: tools\n', 'tools/a.yaml': contract('outer'), 'sub/tool_registry/b.yaml': contract('inner') });
+    expect(resolveProject({ cwd: join(p.dir, 'sub') }).registryDir).toBe(join(p.dir, 'sub', 'tool_registry'));
+    expect(resolveProject({ cwd: join(p.dir, 'sub', 'tool_registry') }).registryDir).toBe(join(p.dir, 'sub', 'tool_registry'));
+    expect(resolveProject({ cwd: join(p.dir, 'tools') }).registryDir).toBe(join(p.dir, 'tools'));
+  });
+
   it('says where the registry is missing and what to do', () => {
     p = tempProject({});
     try {

@@ -62,7 +62,7 @@ const bad: [string, string[], string, Record<string, unknown>][] = [
   ['enum lists choices', ['--unit', 'k'], 'invalid_argument', { flag: '--unit', choices: ['c', 'f'] }],
   ['array item converted', ['--ports', 'x'], 'invalid_argument', { flag: '--ports' }],
   ['object must be JSON', ['--address', 'nope'], 'invalid_argument', { flag: '--address' }],
-  ['unknown flag suggests', ['--citty', 'x'], 'unknown_argument', { suggestions: ['--city'] }],
+  ['unknown flag suggests', ['--citty', 'x'], 'unknown_argument', { suggestions: ['--city', '--address.city'] }],
   ['unknown nested flag', ['--address.street', 'x'], 'unknown_argument', {}],
   ['missing value', ['--city'], 'missing_value', { flag: '--city' }],
   ['positional', ['Paris'], 'unexpected_argument', {}],

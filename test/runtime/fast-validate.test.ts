@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fastValidate } from '../../src/runtime/fast-validate.js';
+import { createRequire } from 'node:module';
 import { ajvFor } from '../../src/contract/ajv.js';
 
 // A deterministic PRNG (mulberry32) so the differential check is the same on every run.
@@ -80,6 +81,32 @@ describe('fastValidate', () => {
       }
     }
     expect(decided).toBeGreaterThan(15_000);
+  });
+
+  it('a required parameter named like an Object.prototype member is missing unless the object has it', () => {
+    // ajv with ownProperties checks what fastValidate checks: the object's own properties.
+    const Ajv = createRequire(import.meta.url)('ajv').default;
+    const own = new Ajv({ allErrors: true, strict: false, ownProperties: true });
+    for (const name of ['toString', 'valueOf', 'constructor', 'hasOwnProperty', '__proto__']) {
+      const schema = { type: 'object', required: [name] };
+      expect(fastValidate(schema, {}), name).toBe(false);
+      expect(own.validate(schema, {}), name).toBe(false);
+      const given = JSON.parse(`{"${name}": "x"}`); // an own property, even for __proto__
+      expect(fastValidate(schema, given), name).toBe(true);
+      expect(own.validate(schema, given), name).toBe(true);
+    }
+    // With the property declared, the project's own ajv rejects {} too (it reads the inherited value).
+    const typed = { type: 'object', required: ['toString'], properties: { toString: { type: 'string' } } };
+    expect(fastValidate(typed, {})).toBe(false);
+    expect(ajvFor(typed).compile(typed)({})).toBe(false);
+    expect(fastValidate(typed, { toString: 'x' })).toBe(true);
+    expect(ajvFor(typed).compile(typed)({ toString: 'x' })).toBe(true);
+  });
+
+  it('a required property that is present but undefined counts as missing, as in ajv', () => {
+    const schema = { type: 'object', required: ['a'] };
+    expect(fastValidate(schema, { a: undefined })).toBe(false);
+    expect(ajvFor(schema).compile(schema)({ a: undefined })).toBe(false);
   });
 
   it('defers to ajv for keywords it does not implement', () => {

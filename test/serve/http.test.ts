@@ -67,7 +67,7 @@ describe('toolbox serve --http --host 0.0.0.0', () => {
       const err = srv.stderr();
       expect(err).toMatch(/WARNING: .*every network interface.*NO AUTHENTICATION/);
       expect(err).toContain(srv.url);
-      expect(err).toMatch(/Anyone who can reach this port can list and call search_tools and call_tool \(reaching all 4 tools\)/);
+      expect(err).toMatch(/Anyone who can reach this port can find and call all 4 tools \(through search_tools and call_tool\)/);
       expect(err).toMatch(/--host 127\.0\.0\.1/);
       expect(err).toMatch(/reverse proxy that authenticates/);
       // It is really reachable (not only on loopback): the warning is not a false alarm.
