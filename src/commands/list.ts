@@ -1,6 +1,6 @@
-import { relative } from 'node:path';
 import { resolveProject } from '../config.js';
 import { loadRegistry } from '../registry/registry.js';
+import { brokenFilesWarning } from '../registry/broken.js';
 import { definitionTokens } from '../select/tokens.js';
 import { renderTable, truncate } from '../output/table.js';
 import { printJson, type CommandContext } from '../output/context.js';
@@ -19,12 +19,8 @@ export async function listCommand(ctx: CommandContext, _args: unknown[], opts: R
     const c = e.contract;
     tools.push({ id: c.id, name: c.name, loader: c.loader, tags: c.tags ?? [], tokens: await definitionTokens(c), description: c.description, file: e.file });
   }
-  const rel = (p: string) => relative(ctx.io.cwd, p) || p;
-  if (reg.broken.length) {
-    const names = reg.broken.map((b) => rel(b.file));
-    const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
-    ctx.io.stderr.write(`warning: skipped ${names.length} broken contract file(s): ${shown}. Run \`toolbox validate\` for details.\n`);
-  }
+  const warning = brokenFilesWarning(reg.broken.map((b) => b.file), ctx.io.cwd);
+  if (warning) ctx.io.stderr.write(`warning: ${warning}\n`);
   if (ctx.opts.json) {
     printJson(ctx, { tools, broken: reg.broken.map((b) => ({ file: b.file, diagnostics: b.diagnostics })) });
     return 0;

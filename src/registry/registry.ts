@@ -141,3 +141,4 @@ export function unknownTool(id: string, ids: Iterable<string>): ToolboxError {
     details: { suggestions: near },
   });
 }
+

@@ -1,9 +1,9 @@
 // The selection API every entry point uses (`toolbox select`, `eval`, `validate`'s routing check,
 // the MCP server's search tool): rank a registry's tools for a query, explainably, for one caller.
-import { relative } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
+import { brokenFilesWarning } from '../registry/broken.js';
 import { canUse, type Caller } from '../runtime/permissions.js';
 import { contextQuery } from './context.js';
 import { denseScores, fuse, type EmbeddingsConfig } from './dense.js';
@@ -70,10 +70,8 @@ export class Selector {
 
   /** Warnings that hold for every query (broken contract files). */
   warnings(): string[] {
-    const b = this.index.broken;
-    if (!b.length) return [];
-    const names = b.slice(0, 5).map((f) => relative(this.project.root, f)).join(', ') + (b.length > 5 ? ` and ${b.length - 5} more` : '');
-    return [`${b.length} broken contract file${b.length > 1 ? 's' : ''} skipped: ${names} (run \`toolbox validate\` for details)`];
+    const w = brokenFilesWarning(this.index.broken, this.project.root);
+    return w ? [w] : [];
   }
 
   /** Whether the caller may use tool number `doc` (undefined: every tool is open to everyone). */
