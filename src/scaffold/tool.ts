@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { LoaderType } from '../contract/types.js';
 import { readTemplate, render, SCHEMA_FILE } from './templates.js';
@@ -55,6 +56,9 @@ export function nameFor(id: string): string {
 
 /** The `$schema=` target: relative to the contract when the schema is inside the project, else absolute. */
 export function schemaRef(contractFile: string, root: string): string {
+  // A project that installed toolbox as a package: point at its copy, which moves with the project.
+  const installed = join(root, 'node_modules', 'toolbox', 'schemas', 'contract.schema.json');
+  if (existsSync(installed)) return relative(dirname(contractFile), installed).split(sep).join('/');
   const inside = relative(root, SCHEMA_FILE);
   if (inside.startsWith('..') || isAbsolute(inside)) return SCHEMA_FILE.split(sep).join('/');
   return relative(dirname(contractFile), SCHEMA_FILE).split(sep).join('/');

@@ -120,3 +120,15 @@ describe('toolbox new', () => {
 function rmContract(dir: string, id: string) {
   execFileSync('rm', [join(dir, 'tool_registry', `${id}.yaml`)]);
 }
+
+describe('schemaRef', () => {
+  it('points at the installed package\'s schema when the project has one, relative to the contract', () => {
+    const p = tempProject({ 'node_modules/toolbox/schemas/contract.schema.json': '{}' });
+    try {
+      expect(schemaRef(join(p.dir, 'tool_registry', 'a.yaml'), p.dir)).toBe('../node_modules/toolbox/schemas/contract.schema.json');
+      expect(schemaRef(join(p.dir, 'tool_registry', 'sub', 'a.yaml'), p.dir)).toBe('../../node_modules/toolbox/schemas/contract.schema.json');
+    } finally {
+      p.cleanup();
+    }
+  });
+});
