@@ -1,18 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { IO } from './io.js';
 import type { CommandContext } from './output/context.js';
+import { packageVersion } from './util/version.js';
 
 /** The signature every command module's entry point has. Returns the exit code. */
 export type CommandFn = (ctx: CommandContext, args: unknown[], opts: Record<string, unknown>, cmd: Command) => Promise<number>;
-
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 const FORMATS_VALIDATE = ['human', 'json', 'github', 'sarif'];
 const EXIT_TABLE = `
@@ -31,7 +23,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
   const program = new Command('toolbox');
   program
     .description('Tool registries for AI agents with on-demand loading: contracts, selection, sandboxed lazy runtime.')
-    .version(version(), '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .option('--json', 'machine-readable output: one JSON document on stdout, errors as JSON on stderr')
     .option('--registry <dir>', 'registry folder (default: from toolbox.config.yaml, else ./tool_registry)')
     .option('--config <file>', 'config file (default: nearest toolbox.config.yaml)')

@@ -2,7 +2,7 @@
 // hand-written checker table. Deliberately not ajv: loading ajv costs ~70 ms on every command,
 // and this runs on every command that reads the config.
 import { closest } from './errors.js';
-import { parseDuration } from './runtime/sandbox/limits.js';
+import { parseDuration } from './util/duration.js';
 
 type Path = (string | number)[];
 

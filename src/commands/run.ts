@@ -5,7 +5,7 @@ import { ToolboxError } from '../errors.js';
 import { printJson, spinner, type CommandContext } from '../output/context.js';
 import { Runtime } from '../runtime/runtime.js';
 import { collectToolArgs, splitRunArgv } from '../runtime/run-argv.js';
-import { parseDuration } from '../runtime/duration.js';
+import { requireDuration } from '../runtime/duration.js';
 
 /** `toolbox run <id> [--<param> <value> ...]`: one call through the runtime pipeline. */
 export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<number> {
@@ -22,7 +22,7 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
     io.stdout.write(toolUsage(entry));
     return 0;
   }
-  const timeoutMs = o.timeout === undefined ? undefined : parseDuration(/^\d+(\.\d+)?$/.test(o.timeout) ? Number(o.timeout) : o.timeout, '--timeout');
+  const timeoutMs = o.timeout === undefined ? undefined : requireDuration(o.timeout, '--timeout');
   const toolArgs = await collectToolArgs(entry.contract.schema, id, o, { readFile: (f) => readFileSync(resolve(io.cwd, f), 'utf8'), readStdin: io.readStdin, stdinIsTTY: io.stdinIsTTY });
   const spin = json ? undefined : await spinner(ctx, `running ${id}…`);
   let res;

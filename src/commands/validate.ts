@@ -1,18 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { resolveProject } from '../config.js';
 import type { Severity } from '../contract/diagnostic.js';
 import { ExitCode } from '../errors.js';
 import { hasFindings, validateProject } from '../lint/validate.js';
 import { formatters, type Format } from '../output/formatters/index.js';
 import { spinner, type CommandContext } from '../output/context.js';
-
-function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
+import { packageVersion } from '../util/version.js';
 
 /**
  * `toolbox validate [--format human|json|github|sarif] [--fail-on error|warning] [--no-routing]`:

@@ -2,7 +2,7 @@
  * The dependency check of a set of tools: cached results where nothing changed; for the rest, one
  * checker run per Python interpreter (all tools' lines at once), Node/PATH/env lookups in process.
  */
-import { isAbsolute, relative } from 'node:path';
+import { displayPath } from '../util/paths.js';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import { checkBin } from './bins.js';
@@ -65,7 +65,7 @@ export async function checkDeps(project: Project, entries: ToolEntry[], opts: Ch
 }
 
 async function assemble(project: Project, p: Pending, reports: Map<string, { report?: CheckerReport; error?: string; index: Map<string, number> }>, env: NodeJS.ProcessEnv): Promise<ToolDeps> {
-  const rel = (f: string) => { const r = relative(project.root, f); return r && !r.startsWith('..') && !isAbsolute(r) ? r : f; };
+  const rel = (f: string) => displayPath(f, project.root);
   const rows: RequirementResult[] = [];
   const { decl, py } = p;
   if (py) {

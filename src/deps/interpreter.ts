@@ -4,9 +4,10 @@
  * python3 from PATH. The python loader uses the same answer (through `toolInterpreter`).
  */
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
+import { displayPath } from '../util/paths.js';
 import { which, type Watch, watchFile } from './util.js';
 
 /** Marker written into a tool's venv once `deps --install` has finished. */
@@ -43,10 +44,7 @@ export interface Interpreter {
   configured?: string;
 }
 
-const show = (project: Project, p: string) => {
-  const rel = relative(project.root, p);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
-};
+const show = (project: Project, p: string) => displayPath(p, project.root);
 
 /**
  * Resolve the interpreter of `entry`. `ignoreVenv` gives the one a venv would be created from.

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { findOnPath, isExecutableFile } from '../util/which.js';
 
 /**
  * Files whose modification time decides whether a cached result still holds: a path mapped to
@@ -20,35 +21,20 @@ export function watchFile(watch: Watch, path: string): void {
   if (!watch.has(path)) watch.set(path, mtimeOf(path));
 }
 
-function isExecutable(p: string): boolean {
-  try {
-    const st = statSync(p);
-    return st.isFile() && (st.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Where `cmd` is: an absolute path as is, a path with a slash relative to `base`, else looked up
- * on PATH as a shell would. Every PATH candidate before the hit is watched, so that a new
- * executable earlier on PATH invalidates the cache.
+ * on PATH as a shell would. The file found (or the path asked for) is watched; PATH candidates
+ * before the hit are not, so a new executable earlier on PATH does not invalidate the cache.
  */
 export function which(cmd: string, env: NodeJS.ProcessEnv, base: string, watch?: Watch): string | undefined {
   if (isAbsolute(cmd) || cmd.includes('/')) {
     const p = isAbsolute(cmd) ? cmd : resolve(base, cmd);
     if (watch) watchFile(watch, p);
-    return isExecutable(p) ? p : undefined;
+    return isExecutableFile(p) ? p : undefined;
   }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, cmd);
-    if (isExecutable(p)) {
-      if (watch) watchFile(watch, p);
-      return p;
-    }
-  }
-  return undefined;
+  const p = findOnPath(cmd, env.PATH);
+  if (p && watch) watchFile(watch, p);
+  return p;
 }
 
 /** Quote one word for a POSIX shell, only when it needs it. */

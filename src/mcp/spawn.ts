@@ -1,5 +1,6 @@
-import { accessSync, constants, openSync, readSync, closeSync, realpathSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { openSync, readSync, closeSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { findOnPath } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 
 /** A stdio MCP server command, resolved to what the sandbox must run and see. */
@@ -15,18 +16,6 @@ export interface ResolvedServerCommand {
 // Paths every sandbox tier already shows; binding them again is noise.
 const SYSTEM = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/'];
 const isSystem = (p: string) => SYSTEM.some((s) => p.startsWith(s));
-
-function which(name: string, pathVar: string | undefined): string | undefined {
-  for (const dir of (pathVar ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      if (statSync(p).isFile()) return p;
-    } catch { /* next */ }
-  }
-  return undefined;
-}
 
 function shebang(file: string): string | undefined {
   let fd: number | undefined;
@@ -63,7 +52,7 @@ function prefixOf(bin: string): string {
  * Node's prefix are bound read-only.
  */
 export function resolveServerCommand(root: string, command: string, args: string[], opts: { pathVar?: string; nodeBinary: string }): ResolvedServerCommand {
-  const found = command.includes('/') ? resolve(root, command) : which(command, opts.pathVar);
+  const found = command.includes('/') ? resolve(root, command) : findOnPath(command, opts.pathVar);
   let real: string | undefined;
   try { if (found) real = realpathSync(found); } catch { real = undefined; }
   if (!real) {

@@ -1,5 +1,5 @@
 import type { Formatter } from './types.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../../util/paths.js';
 
 /** Escape the message part of a workflow command (GitHub's toolkit escapeData). */
 export function escapeData(s: string): string {

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Formatter } from './types.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../../util/paths.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../contract/diagnostic.js';
 import type { Formatter } from './types.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../../util/paths.js';
 
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 

@@ -1,16 +1,14 @@
 // The sandbox every loader runs tool code through. See docs/sandbox.md for what each tier
 // isolates and what it does not.
-import type { SandboxPolicy } from '../../contract/types.js';
-import { resolveLimits as resolve } from './limits.js';
 import { chooseTier, describeTier, probeFacts, TIERS, type ProbeFacts } from './probe.js';
 import { runWith, startWith } from './run.js';
-import type { ResolvedLimits, SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+import type { SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import type { Tools } from './wrap.js';
 
 export type { LimitHit, ResolvedLimits, SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
 export { resolveInterpreter, type ResolvedInterpreter } from './interpreter.js';
-export { DEFAULT_LIMITS, parseDuration, parseSize } from './limits.js';
+export { DEFAULT_LIMITS, parseDuration, parseSize, resolveLimits } from './limits.js';
 
 /** A trial run for the probe: the real call path running `true`, nothing bound, nothing to leak. */
 async function trial(tier: SandboxTier, tools: Tools): Promise<string | undefined> {
@@ -38,15 +36,6 @@ function facts(stateDir?: string): Promise<ProbeFacts> {
 export async function probeSandbox(opts: { stateDir?: string } = {}): Promise<SandboxInfo> {
   const f = await facts(opts.stateDir);
   return describeTier(chooseTier(f), f);
-}
-
-/**
- * Defaults (timeout 30 s, cpu 30 s, memory 512 MiB, 64 processes, files 16 MiB, 256 open files,
- * output 1 MiB) overlaid with a contract's `sandbox` section and `timeout`; `overrideMs` is the
- * already-parsed `--timeout` flag. Bad contract values throw `invalid_sandbox_value` (exit 3).
- */
-export function resolveLimits(policy: SandboxPolicy | undefined, timeout: number | string | undefined, overrideMs?: number): ResolvedLimits {
-  return resolve(policy, timeout, overrideMs);
 }
 
 /** Every tier that works on this machine, strongest first (for `toolbox doctor`, tests, benches). */

@@ -2,9 +2,10 @@
 // sandbox. Shims (pyenv, asdf) live under a 0700 home and re-exec through a shell: after the uid
 // drop they cannot even be read, so we resolve to the real executable and bind its prefix.
 import { execFile } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { writeFileAtomic } from '../../util/fs.js';
+import { findOnPath as searchPath, isExecutableFile } from '../../util/which.js';
 import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { ExitCode, ToolboxError } from '../../errors.js';
 
@@ -21,18 +22,13 @@ export function underSystemDir(p: string): boolean {
   return SYSTEM_DIRS.some((d) => p === d || p.startsWith(d + '/'));
 }
 
-/** Absolute path of an executable named `cmd` on PATH (or `cmd` itself when it has a slash). */
+/**
+ * Absolute path of an executable named `cmd` on PATH (or `cmd` itself when it is an absolute
+ * path). Relative PATH entries are skipped: the sandbox needs an absolute program path.
+ */
 export function findOnPath(cmd: string, pathVar: string = process.env.PATH ?? '/usr/bin:/bin'): string | undefined {
-  const candidates = cmd.includes('/') ? [cmd] : pathVar.split(delimiter).filter(Boolean).map((d) => join(d, cmd));
-  for (const c of candidates) {
-    try {
-      if (!isAbsolute(c)) continue;
-      if (!statSync(c).isFile()) continue;
-      accessSync(c, constants.X_OK);
-      return c;
-    } catch { /* next */ }
-  }
-  return undefined;
+  if (cmd.includes('/')) return isAbsolute(cmd) && isExecutableFile(cmd) ? cmd : undefined;
+  return searchPath(cmd, pathVar.split(delimiter).filter(isAbsolute).join(delimiter));
 }
 
 const cache = new Map<string, Promise<ResolvedInterpreter>>();

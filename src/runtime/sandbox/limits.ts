@@ -2,6 +2,9 @@
 import { ExitCode, ToolboxError } from '../../errors.js';
 import type { SandboxPolicy } from '../../contract/types.js';
 import type { ResolvedLimits } from './types.js';
+import { parseDuration } from '../../util/duration.js';
+
+export { parseDuration };
 
 const MiB = 1024 * 1024;
 
@@ -25,7 +28,6 @@ const SIZE_UNITS: Record<string, number> = {
   m: MiB, mb: MiB, mib: MiB,
   g: 1024 * MiB, gb: 1024 * MiB, gib: 1024 * MiB,
 };
-const TIME_UNITS: Record<string, number> = { ms: 1, s: 1000, '': 1000, m: 60_000, min: 60_000, h: 3_600_000 };
 
 /**
  * A size in bytes from a number (bytes) or a string such as '512KiB', '256M', '1G', '1.5g'.
@@ -38,16 +40,6 @@ export function parseSize(value: number | string): number | undefined {
   if (!m || unit === undefined) return undefined;
   const bytes = Math.floor(Number(m[1]) * unit);
   return bytes > 0 ? bytes : undefined;
-}
-
-/** Milliseconds from a number (seconds) or a string such as '500ms', '10s', '2m', '1.5'. */
-export function parseDuration(value: number | string): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? Math.round(value * 1000) : undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-  const unit = m ? TIME_UNITS[m[2]!.toLowerCase()] : undefined;
-  if (!m || unit === undefined) return undefined;
-  const ms = Math.round(Number(m[1]) * unit);
-  return ms > 0 ? ms : undefined;
 }
 
 function bad(field: string, value: unknown, expected: string): ToolboxError {
@@ -71,7 +63,7 @@ function size(field: string, value: number | string): number {
 
 /**
  * Defaults overlaid with a contract's `sandbox` section and timeout. `overrideMs` (from the
- * `--timeout` flag, already parsed by the caller with parseDuration) wins over the contract.
+ * `--timeout` flag, already parsed by the caller with requireDuration) wins over the contract.
  * Invalid contract values throw `invalid_sandbox_value` (exit 3: the contract is broken).
  * The CPU limit follows a raised timeout (a contract asking for 5 minutes wall time should not
  * be killed at 30 s of CPU) unless the contract sets `cpu` itself.

@@ -1,10 +1,11 @@
 // Which tier works on this machine: tried once per process, remembered on disk per
 // (bwrap binary, uid, kernel, arch) so later CLI calls skip the trial runs.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { arch, release } from 'node:os';
 import { join } from 'node:path';
 import { ExitCode, ToolboxError } from '../../errors.js';
+import { writeFileAtomic } from '../../util/fs.js';
 import { findOnPath } from './interpreter.js';
 import { seccompSupported } from './seccomp.js';
 import type { SandboxInfo, SandboxTier } from './types.js';
@@ -84,10 +85,7 @@ export function probeFacts(stateDir: string | undefined, trial: TierTrial): Prom
     }
     if (file) {
       try {
-        mkdirSync(join(stateDir!, 'cache'), { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify(facts, null, 2));
-        renameSync(tmp, file);
+        writeFileAtomic(file, JSON.stringify(facts, null, 2));
       } catch { /* a read-only state dir only costs a re-probe next time */ }
     }
     return facts;

@@ -1,3 +1,4 @@
+// How a file is shown to people: relative to a base folder when it lies inside it, else as is.
 import { isAbsolute, relative, sep } from 'node:path';
 
 /** `file` relative to `cwd` with forward slashes; absolute paths outside cwd stay absolute. */

@@ -1,0 +1,28 @@
+// Finding a program on PATH. Dependency-free: used by the sandbox, the MCP loader and `toolbox deps`.
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** Whether `file` is a regular file this process may execute (what a shell's PATH search asks). */
+export function isExecutableFile(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first `<dir>/<name>` that is an executable file, over the folders of `pathVar` (a PATH
+ * string; empty entries skipped), or undefined. `name` is a bare program name: what a name with a
+ * slash means (relative to what) is the caller's decision.
+ */
+export function findOnPath(name: string, pathVar: string | undefined): string | undefined {
+  for (const dir of (pathVar ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, name);
+    if (isExecutableFile(file)) return file;
+  }
+  return undefined;
+}
