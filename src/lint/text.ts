@@ -92,6 +92,3 @@ export function weightedLength(text: string): number {
   return n;
 }
 
-export function hasCjk(text: string): boolean {
-  return CJK.test(text);
-}

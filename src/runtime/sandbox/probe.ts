@@ -94,9 +94,6 @@ export function probeFacts(stateDir: string | undefined, trial: TierTrial): Prom
   return memo;
 }
 
-/** Forget the in-process probe (tests). */
-export function resetProbe(): void { memo = undefined; }
-
 /** The tier to use: TOOLBOX_SANDBOX if set (must work here), else the strongest that works. */
 export function chooseTier(facts: ProbeFacts, forced = process.env.TOOLBOX_SANDBOX): SandboxTier {
   if (forced) {
