@@ -30,7 +30,7 @@ async function timeAll(variants) {
 }
 
 export default async function () {
-  const sb = await import('../dist/runtime/sandbox/index.js');
+  const sb = await import('../dist/sandbox/index.js');
   const py = await sb.resolveInterpreter('python3');
   const spec = { command: py.path, args: ['-c', 'pass'], env: {}, readOnlyPaths: py.readOnlyPaths, network: false, limits: sb.DEFAULT_LIMITS };
   const prev = process.env.TOOLBOX_SANDBOX;

@@ -4,14 +4,14 @@
  */
 export { Runtime, type RuntimeOptions } from './runtime/runtime.js';
 export type { InvokeRequest, InvokeResult } from './runtime/types.js';
-export { ToolRunError } from './runtime/errors.js';
+export { ToolRunError } from './sandbox/tool-run-error.js';
 export { resolveProject, loadConfig, type Project, type ProjectOptions, type ToolboxConfig } from './config.js';
 export { loadRegistry, findTool, type Registry, type BrokenFile } from './registry/registry.js';
-export { canUse, assertCanUse, callerRoles, type Caller } from './runtime/permissions.js';
+export { canUse, assertCanUse, callerRoles, type Caller } from './policy/permissions.js';
 export { ToolboxError, ExitError, InternalError, ExitCode, type ExitCodeValue, type Location } from './errors.js';
 export type { ToolContract, ToolEntry, JsonSchema, LoaderType, SandboxPolicy } from './contract/types.js';
 export type { Loader, LoadedTool, LoadContext, CallContext, ToolOutput } from './loaders/types.js';
-export type { SandboxTier, SandboxInfo, ResolvedLimits, LimitHit } from './runtime/sandbox/types.js';
+export type { SandboxTier, SandboxInfo, ResolvedLimits, LimitHit } from './sandbox/types.js';
 export { argsFromFlags } from './runtime/args.js';
 export { formatResult, renderReadable, fillTemplate } from './runtime/format.js';
 export { projectStats, type ToolStats } from './runtime/stats.js';

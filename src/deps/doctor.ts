@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveProject, type Project, type ProjectOptions } from '../config.js';
 import { ToolboxError } from '../errors.js';
-import type { SandboxInfo } from '../runtime/sandbox/types.js';
+import type { SandboxInfo } from '../sandbox/types.js';
 import { checkDeps } from './check.js';
 import { depsMessage } from './format.js';
 import { runChecker } from './python.js';
@@ -69,7 +69,7 @@ export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): P
   }
 
   try {
-    const { probeSandbox } = await import('../runtime/sandbox/index.js');
+    const { probeSandbox } = await import('../sandbox/index.js');
     report.sandbox = await probeSandbox(report.registry.found ? { stateDir: project?.stateDir } : {});
     if (report.sandbox.tier === 'none') problems.push({ severity: 'error', area: 'sandbox', message: 'no isolation available: tools run with your files, network and processes', fix: 'apt-get install bubblewrap (or allow unprivileged user namespaces)' });
     else if (report.sandbox.tier === 'unshare') problems.push({ severity: 'warning', area: 'sandbox', message: 'sandbox without filesystem confinement (user namespaces only): tools can read your files', fix: 'apt-get install bubblewrap' });

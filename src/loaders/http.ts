@@ -1,6 +1,6 @@
 import { ExitCode, ToolboxError } from '../errors.js';
 import type { HttpConfig, ToolEntry } from '../contract/types.js';
-import { ToolRunError } from '../runtime/errors.js';
+import { ToolRunError } from '../sandbox/tool-run-error.js';
 import type { CallContext, Loader, LoadContext, ToolOutput } from './types.js';
 import { cancelledError, limitError } from './util/outcome.js';
 import { buildRequest, redactor } from './util/http-request.js';

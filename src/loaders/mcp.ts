@@ -1,6 +1,6 @@
 import type { McpConfig } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { ToolRunError } from '../runtime/errors.js';
+import { ToolRunError } from '../sandbox/tool-run-error.js';
 import type { CallContext, LoadContext, LoadedTool, Loader, ToolOutput } from './types.js';
 import { openSession, type McpSession, type McpTarget } from '../mcp/session.js';
 import { contentText, resultValue, type CallResultLike } from '../mcp/result.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { NodeModuleConfig } from '../contract/types.js';
-import { resolveInterpreter } from '../runtime/sandbox/index.js';
+import { resolveInterpreter } from '../sandbox/index.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
 

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
 import type { PythonFunctionConfig } from '../contract/types.js';
-import { resolveInterpreter } from '../runtime/sandbox/index.js';
+import { resolveInterpreter } from '../sandbox/index.js';
 import { toolInterpreter } from '../deps/interpreter.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';

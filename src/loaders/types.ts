@@ -1,7 +1,7 @@
-// Loaders report a failed call by throwing ToolRunError from src/runtime/errors.ts ({ kind: 'failed' | 'limit', ... }).
+// Loaders report a failed call by throwing ToolRunError from src/sandbox/tool-run-error.ts ({ kind: 'failed' | 'limit', ... }).
 import type { Project } from '../config.js';
 import type { ToolEntry, LoaderType } from '../contract/types.js';
-import type { ResolvedLimits, SandboxTier } from '../runtime/sandbox/types.js';
+import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
 
 /** What a loader gets when it loads a tool (once per tool per process; cached by the runtime). */
 export interface LoadContext {

@@ -3,11 +3,11 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { SandboxPolicy } from '../contract/types.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
-import { isToolRunError } from '../runtime/errors.js';
+import { isToolRunError } from '../sandbox/tool-run-error.js';
 import { loadRegistry } from '../registry/registry.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { contractFor, fileState, renderContractFile, toSnakeId, type ListedTool } from './contract-file.js';
-import { resolveLimits } from '../runtime/sandbox/limits.js';
+import { resolveLimits } from '../sandbox/limits.js';
 import { openSession, type McpTarget } from './session.js';
 
 /** What `toolbox import mcp` was asked to do. */

@@ -1,4 +1,4 @@
-import type { SandboxProcess, SandboxSpec, SandboxTier } from '../runtime/sandbox/types.js';
+import type { SandboxProcess, SandboxSpec, SandboxTier } from '../sandbox/types.js';
 
 /**
  * Start a stdio MCP server inside the sandbox: the one place the mcp loader and `import mcp`
@@ -6,7 +6,7 @@ import type { SandboxProcess, SandboxSpec, SandboxTier } from '../runtime/sandbo
  * is long-running); killing it tears down its whole tree.
  */
 export async function startServerProcess(spec: Omit<SandboxSpec, 'stdin'>): Promise<{ proc: SandboxProcess; tier: SandboxTier }> {
-  const { startSandboxed, probeSandbox } = await import('../runtime/sandbox/index.js');
+  const { startSandboxed, probeSandbox } = await import('../sandbox/index.js');
   const [proc, info] = await Promise.all([startSandboxed(spec), probeSandbox()]);
   return { proc, tier: info.tier };
 }

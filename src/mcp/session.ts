@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ResolvedLimits, SandboxTier } from '../runtime/sandbox/types.js';
-import { ToolRunError } from '../runtime/errors.js';
+import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
+import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { resolveServerCommand } from './spawn.js';
 import { startServerProcess } from './process.js';
 

@@ -1,6 +1,6 @@
-import type { ResolvedLimits } from './sandbox/types.js';
+import type { ResolvedLimits } from '../sandbox/types.js';
 import { ExitCode, InternalError, ToolboxError } from '../errors.js';
-import { isToolRunError } from './errors.js';
+import { isToolRunError } from '../sandbox/tool-run-error.js';
 
 const mib = (b: number) => (b >= 1 << 30 ? `${+(b / (1 << 30)).toFixed(1)}G` : b >= 1 << 20 ? `${+(b / (1 << 20)).toFixed(1)}M` : `${Math.round(b / 1024)}K`);
 

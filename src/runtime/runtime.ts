@@ -6,14 +6,14 @@ import type { ToolContract, ToolEntry } from '../contract/types.js';
 import { ToolboxError } from '../errors.js';
 import type { CallContext, LoadedTool, ToolOutput } from '../loaders/types.js';
 import { findTool } from '../registry/registry.js';
-import { readSession, recordSessionEvent } from '../select/session.js';
+import { readSession, recordSessionEvent } from '../policy/session.js';
 import { Breaker, breakerSettings } from './breaker.js';
 import { appendCall } from './call-log.js';
-import { ToolRunError } from './errors.js';
+import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { checkOutput, formatResult } from './format.js';
 import { countsAsFailure, mapCallError } from './map-error.js';
-import { assertCanUse } from './permissions.js';
-import type { ResolvedLimits, SandboxInfo } from './sandbox/types.js';
+import { assertCanUse } from '../policy/permissions.js';
+import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
 import { validateArgs } from './validate.js';
@@ -162,7 +162,7 @@ export class Runtime {
   }
 
   private async callContext(c: ToolContract, req: InvokeRequest, signal: AbortSignal): Promise<CallContext> {
-    const { resolveLimits } = await import('./sandbox/index.js');
+    const { resolveLimits } = await import('../sandbox/index.js');
     const limits = resolveLimits(c.sandbox, c.timeout ?? this.project.config.runtime?.timeout, req.timeoutMs);
     const host = this.opts.env ?? process.env;
     const env: Record<string, string> = {};
@@ -196,7 +196,7 @@ export class Runtime {
   }
 
   private probe() {
-    this.sandboxInfo ??= import('./sandbox/index.js')
+    this.sandboxInfo ??= import('../sandbox/index.js')
       .then((m) => m.probeSandbox({ stateDir: this.project.stateDir }))
       .catch(() => undefined);
     return this.sandboxInfo;

@@ -1,5 +1,5 @@
-import type { Caller } from './permissions.js';
-import type { SandboxTier } from './sandbox/types.js';
+import type { Caller } from '../policy/permissions.js';
+import type { SandboxTier } from '../sandbox/types.js';
 
 /** One call of one tool through the pipeline (validation, permissions, deps, breaker, sandbox, format). */
 export interface InvokeRequest {

@@ -5,7 +5,7 @@
 //     self-contained query is barely touched; a two-word follow-up borrows a lot);
 //  2. a small prior for tools that were recently run or chosen first, which only reorders
 //     candidates that the query already matches (a multiplicative boost of a score of 0 is 0).
-import type { Session } from './session.js';
+import type { Session } from '../policy/session.js';
 import { parseQuery, type Query } from './model.js';
 import { Kind, tokenize } from './tokenize.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Project } from '../config.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { loadRegistry } from '../registry/registry.js';
-import type { Caller } from '../runtime/permissions.js';
+import type { Caller } from '../policy/permissions.js';
 import { BaselineRanker } from './baseline.js';
 import { meanMetrics, queryMetrics, type Metrics } from './metrics.js';
 import { openSelector } from './index.js';

@@ -4,12 +4,12 @@ import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
 import { brokenFilesWarning } from '../registry/broken.js';
-import { canUse, type Caller } from '../runtime/permissions.js';
+import { canUse, type Caller } from '../policy/permissions.js';
 import { contextQuery } from './context.js';
 import { denseScores, fuse, type EmbeddingsConfig } from './dense.js';
 import type { Field } from './fields.js';
 import { explain, scoreAll, topK } from './model.js';
-import { readSession, recordSessionEvent, type Session } from './session.js';
+import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
 import { openIndex, type SelectIndex } from './store.js';
 
 /** One matched query term: which fields of the tool it matched and its share of the score. */

@@ -2,7 +2,7 @@ import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import { ToolboxError } from '../errors.js';
 import { loadRegistry, type Registry } from '../registry/registry.js';
-import { canUse, type Caller } from '../runtime/permissions.js';
+import { canUse, type Caller } from '../policy/permissions.js';
 import { Runtime } from '../runtime/runtime.js';
 import { closeAllSessions } from '../mcp/pool.js';
 import { Limiter } from './limiter.js';

@@ -1,6 +1,6 @@
 import type { ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
-import type { Caller } from '../runtime/permissions.js';
+import type { Caller } from '../policy/permissions.js';
 
 /** What search_tools asks the selector. */
 export interface SearchRequest {

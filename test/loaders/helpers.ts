@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { getLoader } from '../../src/loaders/index.js';
 import type { CallContext, LoadedTool } from '../../src/loaders/types.js';
 import type { LoaderType, SandboxPolicy, ToolContract } from '../../src/contract/types.js';
-import { resolveLimits } from '../../src/runtime/sandbox/index.js';
+import { resolveLimits } from '../../src/sandbox/index.js';
 
 /** The fixture folder, used as the project root (python modules and node modules are found from it). */
 export const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'tools');

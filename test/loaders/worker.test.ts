@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolEntry } from '../../src/contract/types.js';
 import type { LoadedTool } from '../../src/loaders/types.js';
 import { needsFreshWorker, Worker } from '../../src/loaders/util/worker.js';
-import type { SandboxProcess, SandboxResult } from '../../src/runtime/sandbox/types.js';
+import type { SandboxProcess, SandboxResult } from '../../src/sandbox/types.js';
 import { callCtx, loadTool, pidsWithEnv, rejection } from './helpers.js';
 
 type Counted = { calls: number; pid: number };

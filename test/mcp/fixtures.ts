@@ -8,7 +8,7 @@ import { REPO, tempProject } from '../helpers.js';
 import type { Project } from '../../src/config.js';
 import type { ToolContract, ToolEntry } from '../../src/contract/types.js';
 import type { CallContext } from '../../src/loaders/types.js';
-import type { ResolvedLimits } from '../../src/runtime/sandbox/types.js';
+import type { ResolvedLimits } from '../../src/sandbox/types.js';
 
 export const EVERYTHING = join(REPO, 'node_modules', '.bin', 'mcp-server-everything');
 export const FILESYSTEM = join(REPO, 'node_modules', '.bin', 'mcp-server-filesystem');

@@ -8,8 +8,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { loader } from '../../src/loaders/mcp.js';
 import { openSessionCount } from '../../src/mcp/pool.js';
 import { ToolboxError } from '../../src/errors.js';
-import { isToolRunError } from '../../src/runtime/errors.js';
-import { probeSandbox } from '../../src/runtime/sandbox/index.js';
+import { isToolRunError } from '../../src/sandbox/tool-run-error.js';
+import { probeSandbox } from '../../src/sandbox/index.js';
 import { EVERYTHING, FILESYSTEM, callCtx, entry, everythingHttp, mcpProject } from './fixtures.js';
 
 // Tool names change between server-everything versions: find them by what they do.

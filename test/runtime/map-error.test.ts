@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countsAsFailure, mapCallError } from '../../src/runtime/map-error.js';
-import { ToolRunError } from '../../src/runtime/errors.js';
+import { ToolRunError } from '../../src/sandbox/tool-run-error.js';
 import { ToolboxError } from '../../src/errors.js';
 
 const limits = { timeoutMs: 1500, cpuSeconds: 10, memoryBytes: 512 * 1024 * 1024, processes: 64, fileSizeBytes: 16 << 20, openFiles: 256, outputBytes: 1 << 20 };

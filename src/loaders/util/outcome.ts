@@ -1,6 +1,6 @@
 import { ExitCode, ToolboxError } from '../../errors.js';
-import { ToolRunError } from '../../runtime/errors.js';
-import type { LimitHit, ResolvedLimits, SandboxResult, SandboxTier } from '../../runtime/sandbox/types.js';
+import { ToolRunError } from '../../sandbox/tool-run-error.js';
+import type { LimitHit, ResolvedLimits, SandboxResult, SandboxTier } from '../../sandbox/types.js';
 import type { ToolEntry } from '../../contract/types.js';
 
 /** A reply from a runner (python_runner.py / node_runner.mjs). */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { probeSandbox, runSandboxed, startSandboxed } from '../../runtime/sandbox/index.js';
-import type { SandboxSpec } from '../../runtime/sandbox/types.js';
+import { probeSandbox, runSandboxed, startSandboxed } from '../../sandbox/index.js';
+import type { SandboxSpec } from '../../sandbox/types.js';
 import type { CallContext, LoadContext, LoadedTool, ToolOutput } from '../types.js';
 import { cancelledError, oneShotReply, replyResult } from './outcome.js';
 import { Worker } from './worker.js';

@@ -1,4 +1,4 @@
-import type { LimitHit } from './sandbox/types.js';
+import type { LimitHit } from './types.js';
 
 /**
  * What a loaded tool throws when one call goes wrong. The runtime maps it to a ToolboxError:

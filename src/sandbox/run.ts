@@ -1,6 +1,6 @@
 // Running a sandboxed process to completion (output capped, timeout, abort), or starting a
 // long-lived one. Resolves only when the whole process tree is gone.
-import { ToolboxError } from '../../errors.js';
+import { ToolboxError } from '../errors.js';
 import { classifyLimit, decodeExit } from './outcome.js';
 import { startWrapped, waitGone, type Started } from './spawn.js';
 import type { LimitHit, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';

@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { availableTiers, describeSandboxTier, runSandboxed } from '../../../src/runtime/sandbox/index.js';
-import type { SandboxTier } from '../../../src/runtime/sandbox/index.js';
+import { availableTiers, describeSandboxTier, runSandboxed } from '../../src/sandbox/index.js';
+import type { SandboxTier } from '../../src/sandbox/index.js';
 import { fixtureSpec, json, marker, onTier, processesWith } from './helpers.js';
 
 const tiers = await availableTiers();

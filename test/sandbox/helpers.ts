@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { REPO } from '../../helpers.js';
-import { DEFAULT_LIMITS, resolveInterpreter } from '../../../src/runtime/sandbox/index.js';
-import type { ResolvedLimits, SandboxSpec, SandboxTier } from '../../../src/runtime/sandbox/index.js';
+import { REPO } from '../helpers.js';
+import { DEFAULT_LIMITS, resolveInterpreter } from '../../src/sandbox/index.js';
+import type { ResolvedLimits, SandboxSpec, SandboxTier } from '../../src/sandbox/index.js';
 
 export const HOSTILE = join(REPO, 'test', 'fixtures', 'hostile');
 

@@ -1,6 +1,6 @@
 /**
- * The sandbox API every loader uses to start tool code. Implemented in src/runtime/sandbox/index.ts.
- * Nothing outside src/runtime/sandbox/ spawns tool code any other way.
+ * The sandbox API every loader uses to start tool code. Implemented in src/sandbox/index.ts.
+ * Nothing outside src/sandbox/ spawns tool code any other way.
  */
 
 /** Which isolation mechanism is in force (strongest first). */

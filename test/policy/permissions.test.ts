@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canUse, callerRoles } from '../../src/runtime/permissions.js';
+import { canUse, callerRoles } from '../../src/policy/permissions.js';
 import type { ToolboxConfig } from '../../src/config.js';
 import type { ToolContract } from '../../src/contract/types.js';
 

@@ -2,7 +2,7 @@
 // or prlimit alone. Pure apart from reading the file system to decide what to bind.
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ExitCode, ToolboxError } from '../../errors.js';
+import { ExitCode, ToolboxError } from '../errors.js';
 import { underSystemDir } from './interpreter.js';
 import type { ResolvedLimits, SandboxTier } from './types.js';
 

@@ -4,10 +4,10 @@
 import { execFile } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { writeFileAtomic } from '../../util/fs.js';
-import { findOnPath as searchPath, isExecutableFile } from '../../util/which.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { findOnPath as searchPath, isExecutableFile } from '../util/which.js';
 import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
-import { ExitCode, ToolboxError } from '../../errors.js';
+import { ExitCode, ToolboxError } from '../errors.js';
 
 /** A program ready to run in the sandbox: its absolute path and what to bind read-only for it. */
 export interface ResolvedInterpreter {

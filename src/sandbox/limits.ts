@@ -1,8 +1,8 @@
 // Default limits and the parsing of a contract's `sandbox` values ('256M', '500ms', ...).
-import { ExitCode, ToolboxError } from '../../errors.js';
-import type { SandboxPolicy } from '../../contract/types.js';
+import { ExitCode, ToolboxError } from '../errors.js';
+import type { SandboxPolicy } from '../contract/types.js';
 import type { ResolvedLimits } from './types.js';
-import { parseDuration } from '../../util/duration.js';
+import { parseDuration } from '../util/duration.js';
 
 export { parseDuration };
 

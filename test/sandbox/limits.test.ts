@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, parseDuration, parseSize, resolveLimits } from '../../../src/runtime/sandbox/index.js';
-import { ToolboxError } from '../../../src/errors.js';
+import { DEFAULT_LIMITS, parseDuration, parseSize, resolveLimits } from '../../src/sandbox/index.js';
+import { ToolboxError } from '../../src/errors.js';
 
 const MiB = 1024 * 1024;
 

@@ -3,10 +3,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { availableTiers, describeSandboxTier, probeSandbox, runSandboxed } from '../../../src/runtime/sandbox/index.js';
-import { chooseTier, type ProbeFacts } from '../../../src/runtime/sandbox/probe.js';
-import { buildSeccompFilter } from '../../../src/runtime/sandbox/seccomp.js';
-import { ToolboxError } from '../../../src/errors.js';
+import { availableTiers, describeSandboxTier, probeSandbox, runSandboxed } from '../../src/sandbox/index.js';
+import { chooseTier, type ProbeFacts } from '../../src/sandbox/probe.js';
+import { buildSeccompFilter } from '../../src/sandbox/seccomp.js';
+import { ToolboxError } from '../../src/errors.js';
 import { fixtureSpec, onTier } from './helpers.js';
 
 const state = mkdtempSync(join(tmpdir(), 'toolbox-state-'));

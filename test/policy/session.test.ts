@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { selectTools } from '../../src/select/index.js';
 import { contextQuery, historyShare } from '../../src/select/context.js';
-import { readSession, recordSessionEvent } from '../../src/select/session.js';
-import { fixtureProject } from './fixture.js';
+import { readSession, recordSessionEvent } from '../../src/policy/session.js';
+import { fixtureProject } from '../select/fixture.js';
 
 let fx: ReturnType<typeof fixtureProject>;
 afterEach(() => fx?.cleanup());

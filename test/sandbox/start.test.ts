@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { availableTiers, startSandboxed } from '../../../src/runtime/sandbox/index.js';
+import { availableTiers, startSandboxed } from '../../src/sandbox/index.js';
 import { fixtureSpec, marker, onTier, processesWith } from './helpers.js';
 
 const tiers = await availableTiers();

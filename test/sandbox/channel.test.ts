@@ -2,8 +2,8 @@
 // bound folders, aborts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync } from 'node:fs';
-import { availableTiers, resolveInterpreter, runSandboxed } from '../../../src/runtime/sandbox/index.js';
-import { tempProject } from '../../helpers.js';
+import { availableTiers, resolveInterpreter, runSandboxed } from '../../src/sandbox/index.js';
+import { tempProject } from '../helpers.js';
 import { fixtureSpec, json, marker, onTier, processesWith } from './helpers.js';
 
 const tiers = await availableTiers();
