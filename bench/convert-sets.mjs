@@ -14,7 +14,11 @@ export const SHARED = process.env.TOOLBOX_BENCH_SHARED ?? join(REPO, '..', 'shar
 export const DATA = join(REPO, 'bench', '.data');
 const STAMP = 'converted-v2';
 
-const jl = (p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const jl = (p) =>
+  readFileSync(p, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 /** Contract ids must match ^[A-Za-z_][A-Za-z0-9_.-]{0,63}$: map the few source ids that do not. */
 export function contractId(id) {
@@ -25,7 +29,10 @@ export function contractId(id) {
 }
 
 function contract(t, id) {
-  const p = t.parameters && typeof t.parameters === 'object' && Object.keys(t.parameters).length ? t.parameters : { type: 'object', properties: {} };
+  const p =
+    t.parameters && typeof t.parameters === 'object' && Object.keys(t.parameters).length
+      ? t.parameters
+      : { type: 'object', properties: {} };
   return {
     id,
     name: t.name || id,
@@ -43,12 +50,17 @@ function writeRegistry(dir, tools) {
   mkdirSync(join(dir, 'tool_registry'), { recursive: true });
   const width = String(tools.length).length;
   tools.forEach(({ t, id }, i) => {
-    writeFileSync(join(dir, 'tool_registry', `${String(i).padStart(width, '0')}_${id}.yaml`), stringify(contract(t, id), { lineWidth: 0 }));
+    writeFileSync(
+      join(dir, 'tool_registry', `${String(i).padStart(width, '0')}_${id}.yaml`),
+      stringify(contract(t, id), { lineWidth: 0 }),
+    );
   });
 }
 
 export function sets() {
-  return readdirSync(SHARED).filter((d) => existsSync(join(SHARED, d, 'tools.jsonl')) && existsSync(join(SHARED, d, 'queries.jsonl'))).sort();
+  return readdirSync(SHARED)
+    .filter((d) => existsSync(join(SHARED, d, 'tools.jsonl')) && existsSync(join(SHARED, d, 'queries.jsonl')))
+    .sort();
 }
 
 export function convert({ force = false } = {}) {
@@ -63,7 +75,9 @@ export function convert({ force = false } = {}) {
     if (!force && existsSync(stamp) && statSync(stamp).mtimeMs >= srcTime) continue;
     writeRegistry(dir, tools);
     const map = new Map(tools.map(({ t, id }) => [t.id, id]));
-    const cases = jl(join(SHARED, set, 'queries.jsonl')).map((q) => JSON.stringify({ query: q.query, relevant: q.relevant.map((r) => map.get(r) ?? contractId(r)), lang: q.lang }));
+    const cases = jl(join(SHARED, set, 'queries.jsonl')).map((q) =>
+      JSON.stringify({ query: q.query, relevant: q.relevant.map((r) => map.get(r) ?? contractId(r)), lang: q.lang }),
+    );
     writeFileSync(join(dir, 'cases.jsonl'), cases.join('\n') + '\n');
     writeFileSync(stamp, new Date().toISOString());
     process.stderr.write(`converted ${set}: ${tools.length} tools, ${cases.length} cases -> ${dir}\n`);
@@ -73,7 +87,10 @@ export function convert({ force = false } = {}) {
   // A fixed shuffle (seeded LCG) so that every size mixes all sets.
   let seed = 42;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  for (let i = all.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [all[i], all[j]] = [all[j], all[i]]; }
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [all[i], all[j]] = [all[j], all[i]];
+  }
   for (const n of [100, 1000, 10000]) {
     const dir = join(DATA, `size-${n}`);
     if (!force && existsSync(join(dir, STAMP))) continue;

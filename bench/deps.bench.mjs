@@ -11,7 +11,9 @@ function makeProject() {
   const dir = mkdtempSync(join(tmpdir(), 'toolbox-bench-deps-'));
   mkdirSync(join(dir, 'tool_registry'));
   for (let i = 0; i < N; i++) {
-    writeFileSync(join(dir, 'tool_registry', `t${i}.yaml`), `id: tool_${i}
+    writeFileSync(
+      join(dir, 'tool_registry', `t${i}.yaml`),
+      `id: tool_${i}
 name: tool ${i}
 description: A benchmark tool that declares a few Python, program and env requirements.
 schema: { type: object, properties: {} }
@@ -21,7 +23,8 @@ requires:
   python: ["pip>=1", "no_such_package_${i}", "pip; python_version < '3.0'"]
   bins: [git]
   env: [HOME]
-`);
+`,
+    );
   }
   return dir;
 }
@@ -47,22 +50,31 @@ export default async function () {
     const entries = loadRegistry(project).entries;
     const env = process.env;
     const batched = await timeIt(() => checkDeps(project, entries, { env, cache: false }), 3);
-    const perTool = await timeIt(async () => { for (const e of entries) await checkDeps(project, [e], { env, cache: false }); }, 1);
+    const perTool = await timeIt(async () => {
+      for (const e of entries) await checkDeps(project, [e], { env, cache: false });
+    }, 1);
     await checkDeps(project, entries, { env });
     const warm = await timeIt(() => checkDeps(project, entries, { env }), 9);
     const assertWarm = await timeIt(() => assertDeps(project, entries[0], { env }).catch(() => {}), 21);
     const procEnv = { ...process.env };
     delete procEnv.NODE_EXTRA_CA_CERTS;
     const nodeBase = timeCommand(process.execPath, ['-e', '0'], { env: procEnv, n: 7 });
-    const cli = timeCommand(process.execPath, [BIN, 'deps', '--json', '--allow-fail'], { cwd: dir, env: procEnv, n: 7 });
-    table([`check of ${N} python tools (3 requirements each)`, 'median ms', 'ratio'], [
-      ['one interpreter call per tool (no cache)', perTool.toFixed(1), (perTool / batched).toFixed(2)],
-      ['one interpreter call for all tools (no cache)', batched.toFixed(1), '1.00'],
-      ['warm .toolbox/cache/deps.json, all tools', warm.toFixed(2), (warm / batched).toFixed(3)],
-      ['assertDeps for one tool, warm cache (before run)', assertWarm.toFixed(2), (assertWarm / batched).toFixed(3)],
-      ['`toolbox deps --json` whole process, warm', cli.toFixed(1), (cli / batched).toFixed(2)],
-      ['`node -e 0` (for scale)', nodeBase.toFixed(1), (nodeBase / batched).toFixed(2)],
-    ]);
+    const cli = timeCommand(process.execPath, [BIN, 'deps', '--json', '--allow-fail'], {
+      cwd: dir,
+      env: procEnv,
+      n: 7,
+    });
+    table(
+      [`check of ${N} python tools (3 requirements each)`, 'median ms', 'ratio'],
+      [
+        ['one interpreter call per tool (no cache)', perTool.toFixed(1), (perTool / batched).toFixed(2)],
+        ['one interpreter call for all tools (no cache)', batched.toFixed(1), '1.00'],
+        ['warm .toolbox/cache/deps.json, all tools', warm.toFixed(2), (warm / batched).toFixed(3)],
+        ['assertDeps for one tool, warm cache (before run)', assertWarm.toFixed(2), (assertWarm / batched).toFixed(3)],
+        ['`toolbox deps --json` whole process, warm', cli.toFixed(1), (cli / batched).toFixed(2)],
+        ['`node -e 0` (for scale)', nodeBase.toFixed(1), (nodeBase / batched).toFixed(2)],
+      ],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { BIN, REPO, table, timeCommand } from './lib.mjs';
 
 const { Client } = await import(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'));
-const { StdioClientTransport } = await import(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'));
+const { StdioClientTransport } = await import(
+  join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js')
+);
 const { countTokens } = await import(join(REPO, 'dist/select/tokens.js'));
 
 // Every Node child pays ~90 ms for NODE_EXTRA_CA_CERTS here; a user's shell usually does not.
@@ -16,7 +18,14 @@ delete env.NODE_EXTRA_CA_CERTS;
 
 async function connect(registry, args = []) {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--registry', registry, ...args], env, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--registry', registry, ...args],
+      env,
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
@@ -32,10 +41,36 @@ async function listTokens(registry, query) {
   const found = await s.callTool({ name: 'search_tools', arguments: { query } });
   const grown = (await s.listTools()).tools;
   await s.close();
-  return { n: full.length, all: await tokensOf(full), search: await tokensOf(small), afterSearch: (await tokensOf(grown)) + (await tokensOf(found.content)) };
+  return {
+    n: full.length,
+    all: await tokensOf(full),
+    search: await tokensOf(small),
+    afterSearch: (await tokensOf(grown)) + (await tokensOf(found.content)),
+  };
 }
 
-const WORDS = ['invoice', 'weather', 'calendar', 'ticket', 'customer', 'shipment', 'report', 'image', 'translate', 'stock', 'order', 'payment', 'email', 'sensor', 'document', 'repository', 'meeting', 'expense', 'flight', 'recipe'];
+const WORDS = [
+  'invoice',
+  'weather',
+  'calendar',
+  'ticket',
+  'customer',
+  'shipment',
+  'report',
+  'image',
+  'translate',
+  'stock',
+  'order',
+  'payment',
+  'email',
+  'sensor',
+  'document',
+  'repository',
+  'meeting',
+  'expense',
+  'flight',
+  'recipe',
+];
 const VERBS = ['get', 'create', 'update', 'delete', 'search', 'summarise', 'export', 'validate', 'convert', 'list'];
 
 /** A registry of `n` plausible tools (varied names, descriptions and parameters). */
@@ -47,7 +82,9 @@ function generatedRegistry(n) {
     const w = WORDS[i % WORDS.length];
     const v = VERBS[Math.floor(i / WORDS.length) % VERBS.length];
     const id = `${v}_${w}_${i}`;
-    writeFileSync(join(reg, `${id}.yaml`), `id: ${id}
+    writeFileSync(
+      join(reg, `${id}.yaml`),
+      `id: ${id}
 name: ${v} ${w} ${i}
 description: ${v[0].toUpperCase() + v.slice(1)} a ${w} record in system ${i % 37}. Use when the user asks to ${v} a ${w}; returns the ${w} as JSON with its id, status and timestamps.
 schema:
@@ -59,7 +96,8 @@ schema:
   required: [${w}_id]
 loader: command
 loader_config: { argv: [echo, '{{${w}_id}}'] }
-`);
+`,
+    );
   }
   return { dir, reg };
 }
@@ -71,13 +109,16 @@ function pythonProject() {
   mkdirSync(join(dir, 'tool_registry'));
   writeFileSync(join(dir, 'bench_tools', '__init__.py'), '');
   writeFileSync(join(dir, 'bench_tools', 'echo.py'), 'def echo(text):\n    return {"echo": text}\n');
-  writeFileSync(join(dir, 'tool_registry', 'echo_text.yaml'), `id: echo_text
+  writeFileSync(
+    join(dir, 'tool_registry', 'echo_text.yaml'),
+    `id: echo_text
 name: Echo
 description: Repeat a text back. Use when the user wants an echo.
 schema: { type: object, properties: { text: { type: string, description: the text } }, required: [text] }
 loader: python_function
 loader_config: { module: bench_tools.echo, function: echo }
-`);
+`,
+  );
   return dir;
 }
 
@@ -86,13 +127,15 @@ async function callsPerSecond(registry, n, concurrency) {
   await c.callTool({ name: 'echo_text', arguments: { text: 'warm-up' } });
   const t0 = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) {
-      const i = next++;
-      const r = await c.callTool({ name: 'echo_text', arguments: { text: `call ${i}` } });
-      if (r.isError) throw new Error(JSON.stringify(r.content));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const r = await c.callTool({ name: 'echo_text', arguments: { text: `call ${i}` } });
+        if (r.isError) throw new Error(JSON.stringify(r.content));
+      }
+    }),
+  );
   const s = (performance.now() - t0) / 1000;
   await c.close();
   return n / s;
@@ -103,12 +146,18 @@ export default async function () {
   const gen = generatedRegistry(1000);
   try {
     const rows = [];
-    for (const [label, reg, q] of [['shipped registry', shipped, 'convert 3 miles to km'], ['generated registry', gen.reg, 'update a customer ticket status']]) {
+    for (const [label, reg, q] of [
+      ['shipped registry', shipped, 'convert 3 miles to km'],
+      ['generated registry', gen.reg, 'update a customer ticket status'],
+    ]) {
       const t = await listTokens(reg, q);
       rows.push([label, t.n, t.all, t.search, t.afterSearch, (t.all / t.search).toFixed(1) + '×']);
     }
     console.log('Tokens an MCP client sees for the tool list (o200k; JSON of tools/list):\n');
-    table(['registry', 'tools', '--expose all', '--expose search', 'search: list + 1 search_tools result', 'all / search'], rows);
+    table(
+      ['registry', 'tools', '--expose all', '--expose search', 'search: list + 1 search_tools result', 'all / search'],
+      rows,
+    );
   } finally {
     rmSync(gen.dir, { recursive: true, force: true });
   }
@@ -118,14 +167,32 @@ export default async function () {
     const reg = join(proj, 'tool_registry');
     const serial = await callsPerSecond(reg, 200, 1);
     const parallel = await callsPerSecond(reg, 200, 8);
-    const perRunMs = timeCommand(process.execPath, [BIN, 'run', 'echo_text', '--text', 'hi'], { n: 10, warmup: 2, cwd: proj, env });
+    const perRunMs = timeCommand(process.execPath, [BIN, 'run', 'echo_text', '--text', 'hi'], {
+      n: 10,
+      warmup: 2,
+      cwd: proj,
+      env,
+    });
     const runRate = 1000 / perRunMs;
     console.log('\nCalls per second of a trivial Python tool:\n');
-    table(['how', 'calls/s', 'ms per call', 'ratio to toolbox run'], [
-      ['toolbox run (one process per call)', runRate.toFixed(1), perRunMs.toFixed(1), '1.0×'],
-      ['toolbox serve, warm worker, 1 client in sequence', serial.toFixed(1), (1000 / serial).toFixed(1), (serial / runRate).toFixed(1) + '×'],
-      ['toolbox serve, warm worker, 8 calls in flight', parallel.toFixed(1), (1000 / parallel).toFixed(1), (parallel / runRate).toFixed(1) + '×'],
-    ]);
+    table(
+      ['how', 'calls/s', 'ms per call', 'ratio to toolbox run'],
+      [
+        ['toolbox run (one process per call)', runRate.toFixed(1), perRunMs.toFixed(1), '1.0×'],
+        [
+          'toolbox serve, warm worker, 1 client in sequence',
+          serial.toFixed(1),
+          (1000 / serial).toFixed(1),
+          (serial / runRate).toFixed(1) + '×',
+        ],
+        [
+          'toolbox serve, warm worker, 8 calls in flight',
+          parallel.toFixed(1),
+          (1000 / parallel).toFixed(1),
+          (parallel / runRate).toFixed(1) + '×',
+        ],
+      ],
+    );
   } finally {
     rmSync(proj, { recursive: true, force: true });
   }

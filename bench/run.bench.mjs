@@ -42,7 +42,11 @@ function makeProject(n) {
 function jsonTimings(cwd, env, n) {
   const rows = [];
   for (let i = 0; i < n; i++) {
-    const r = spawnSync(process.execPath, [BIN, 'run', 'tool_00000', '--a', '1', '--b', '2', '--json'], { cwd, env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, 'run', 'tool_00000', '--a', '1', '--b', '2', '--json'], {
+      cwd,
+      env,
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`run failed: ${r.stderr}`);
     rows.push(JSON.parse(r.stdout));
   }
@@ -78,7 +82,8 @@ function timeInterleaved(variants, n) {
       const t0 = process.hrtime.bigint();
       const r = spawnSync(v.cmd, v.args, { cwd: v.cwd, env: v.env, stdio: ['pipe', 'ignore', 'pipe'] });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (r.status !== 0) throw new Error(`${v.cmd} ${v.args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 400)}`);
+      if (r.status !== 0)
+        throw new Error(`${v.cmd} ${v.args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 400)}`);
       times[k].push(ms);
     });
   }
@@ -100,43 +105,63 @@ export default async function () {
     timeCommand(process.execPath, runArgs, { cwd: many, env, n: 1, warmup: 1 });
 
     const pyCode = 'import benchtools.trivial as t; print(t.add(1, 2))';
-    const realPy = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
+    const realPy = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8',
+    }).stdout.trim();
     const node = process.execPath;
-    const [pyShim, pyReal, runDefault, runNone, runMany, helpTool, helpMany] = timeInterleaved([
-      { cmd: 'python3', args: ['-c', pyCode], cwd: one, env },
-      { cmd: realPy, args: ['-c', pyCode], cwd: one, env },
-      { cmd: node, args: runArgs, cwd: one, env },
-      { cmd: node, args: runArgs, cwd: one, env: { ...env, TOOLBOX_SANDBOX: 'none' } },
-      { cmd: node, args: runArgs, cwd: many, env },
-      { cmd: node, args: helpArgs, cwd: one, env },
-      { cmd: node, args: helpArgs, cwd: many, env },
-    ], n);
+    const [pyShim, pyReal, runDefault, runNone, runMany, helpTool, helpMany] = timeInterleaved(
+      [
+        { cmd: 'python3', args: ['-c', pyCode], cwd: one, env },
+        { cmd: realPy, args: ['-c', pyCode], cwd: one, env },
+        { cmd: node, args: runArgs, cwd: one, env },
+        { cmd: node, args: runArgs, cwd: one, env: { ...env, TOOLBOX_SANDBOX: 'none' } },
+        { cmd: node, args: runArgs, cwd: many, env },
+        { cmd: node, args: helpArgs, cwd: one, env },
+        { cmd: node, args: helpArgs, cwd: many, env },
+      ],
+      n,
+    );
     const t = jsonTimings(one, env, n);
     const lib = await libraryTimings(one, 20);
 
     const r = (x, base) => (x / base).toFixed(2);
     const over = (x) => (x <= 200 ? 'within' : `${r(x, 200)}× over`);
-    console.log(`Trivial Python tool (\`add(a, b)\`); medians of ${n} interleaved whole-process runs; default sandbox tier here: ${t.tier}.\n`);
-    table(['what', 'median ms', 'ratio to python3 -c'], [
-      ['python3 -c (the `python3` on PATH; here a pyenv shim)', pyShim.toFixed(1), '1.00'],
-      [`${realPy} -c (the real interpreter)`, pyReal.toFixed(1), r(pyReal, pyShim)],
-      [`toolbox run, sandbox ${t.tier}`, runDefault.toFixed(1), r(runDefault, pyShim)],
-      ['toolbox run, TOOLBOX_SANDBOX=none', runNone.toFixed(1), r(runNone, pyShim)],
-      ['sandbox share (default − none)', (runDefault - runNone).toFixed(1), `${((100 * (runDefault - runNone)) / runDefault).toFixed(0)}% of run`],
-    ]);
+    console.log(
+      `Trivial Python tool (\`add(a, b)\`); medians of ${n} interleaved whole-process runs; default sandbox tier here: ${t.tier}.\n`,
+    );
+    table(
+      ['what', 'median ms', 'ratio to python3 -c'],
+      [
+        ['python3 -c (the `python3` on PATH; here a pyenv shim)', pyShim.toFixed(1), '1.00'],
+        [`${realPy} -c (the real interpreter)`, pyReal.toFixed(1), r(pyReal, pyShim)],
+        [`toolbox run, sandbox ${t.tier}`, runDefault.toFixed(1), r(runDefault, pyShim)],
+        ['toolbox run, TOOLBOX_SANDBOX=none', runNone.toFixed(1), r(runNone, pyShim)],
+        [
+          'sandbox share (default − none)',
+          (runDefault - runNone).toFixed(1),
+          `${((100 * (runDefault - runNone)) / runDefault).toFixed(0)}% of run`,
+        ],
+      ],
+    );
     console.log('\nRegistry size (index warm):\n');
-    table(['what', '1 contract ms', '5,000 contracts ms', 'ratio'], [
-      ['toolbox run', runDefault.toFixed(1), runMany.toFixed(1), r(runMany, runDefault)],
-      ['toolbox run <id> --help (no tool started)', helpTool.toFixed(1), helpMany.toFixed(1), r(helpMany, helpTool)],
-    ]);
+    table(
+      ['what', '1 contract ms', '5,000 contracts ms', 'ratio'],
+      [
+        ['toolbox run', runDefault.toFixed(1), runMany.toFixed(1), r(runMany, runDefault)],
+        ['toolbox run <id> --help (no tool started)', helpTool.toFixed(1), helpMany.toFixed(1), r(helpMany, helpTool)],
+      ],
+    );
     console.log('\nLoad and call times (as `run --json` reports them) against the 200 ms cold-load target:\n');
-    table(['what', 'median ms', 'vs 200 ms target'], [
-      ['cold load (deps check + loader import + load)', t.loadMs.toFixed(1), over(t.loadMs)],
-      ['run (one sandboxed call)', t.runMs.toFixed(1), ''],
-      ['whole `toolbox run` process', runDefault.toFixed(1), over(runDefault)],
-      ['library Runtime: first invoke (cold)', lib.first.toFixed(1), over(lib.first)],
-      ['library Runtime: later invoke (LRU hit, warm worker)', lib.cached.toFixed(2), over(lib.cached)],
-    ]);
+    table(
+      ['what', 'median ms', 'vs 200 ms target'],
+      [
+        ['cold load (deps check + loader import + load)', t.loadMs.toFixed(1), over(t.loadMs)],
+        ['run (one sandboxed call)', t.runMs.toFixed(1), ''],
+        ['whole `toolbox run` process', runDefault.toFixed(1), over(runDefault)],
+        ['library Runtime: first invoke (cold)', lib.first.toFixed(1), over(lib.first)],
+        ['library Runtime: later invoke (LRU hit, warm worker)', lib.cached.toFixed(2), over(lib.cached)],
+      ],
+    );
   } finally {
     rmSync(one, { recursive: true, force: true });
     rmSync(many, { recursive: true, force: true });

@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const files = readdirSync(here).filter((f) => f.endsWith('.bench.mjs')).sort()
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .sort()
   .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)));
 for (const f of files) {
   const started = Date.now();

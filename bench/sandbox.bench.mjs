@@ -32,7 +32,14 @@ async function timeAll(variants) {
 export default async function () {
   const sb = await import('../dist/sandbox/index.js');
   const py = await sb.resolveInterpreter('python3');
-  const spec = { command: py.path, args: ['-c', 'pass'], env: {}, readOnlyPaths: py.readOnlyPaths, network: false, limits: sb.DEFAULT_LIMITS };
+  const spec = {
+    command: py.path,
+    args: ['-c', 'pass'],
+    env: {},
+    readOnlyPaths: py.readOnlyPaths,
+    network: false,
+    limits: sb.DEFAULT_LIMITS,
+  };
   const prev = process.env.TOOLBOX_SANDBOX;
   const variants = [{ name: 'python3 -c pass (direct)', run: () => direct(py.path) }];
   for (const tier of await sb.availableTiers()) {
@@ -46,8 +53,16 @@ export default async function () {
     });
   }
   const ms = await timeAll(variants);
-  if (prev === undefined) delete process.env.TOOLBOX_SANDBOX; else process.env.TOOLBOX_SANDBOX = prev;
+  if (prev === undefined) delete process.env.TOOLBOX_SANDBOX;
+  else process.env.TOOLBOX_SANDBOX = prev;
   const base = ms[0];
-  table([`per call (median of ${N})`, 'ms', 'ratio', 'overhead ms'], variants.map((v, i) =>
-    [v.name, ms[i].toFixed(1), (ms[i] / base).toFixed(2), i === 0 ? '—' : `+${(ms[i] - base).toFixed(1)}`]));
+  table(
+    [`per call (median of ${N})`, 'ms', 'ratio', 'overhead ms'],
+    variants.map((v, i) => [
+      v.name,
+      ms[i].toFixed(1),
+      (ms[i] / base).toFixed(2),
+      i === 0 ? '—' : `+${(ms[i] - base).toFixed(1)}`,
+    ]),
+  );
 }

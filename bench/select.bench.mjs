@@ -28,9 +28,16 @@ async function sessionCarryOver(dir, cases) {
   const per = [];
   let prev;
   for (const c of cases) {
-    const session = prev ? { id: 'bench', events: [{ at: '', kind: 'selected', query: prev.query, tools: prev.top }] } : undefined;
+    const session = prev
+      ? { id: 'bench', events: [{ at: '', kind: 'selected', query: prev.query, tools: prev.top }] }
+      : undefined;
     const { results } = await sel.rank(c.query, { top: 10, session });
-    per.push(queryMetrics(results.map((r) => r.id), c.relevant));
+    per.push(
+      queryMetrics(
+        results.map((r) => r.id),
+        c.relevant,
+      ),
+    );
     prev = { query: c.query, top: (await sel.rank(c.query, { top: 1 })).results.map((r) => r.id) };
   }
   return meanMetrics(per);
@@ -40,20 +47,46 @@ async function quality() {
   const rows = [];
   for (const set of sets()) {
     const dir = join(DATA, set);
-    const base = toolbox(['eval', 'cases.jsonl', '--registry', 'tool_registry', '--ranker', 'bm25-baseline', '--json'], dir).metrics;
+    const base = toolbox(
+      ['eval', 'cases.jsonl', '--registry', 'tool_registry', '--ranker', 'bm25-baseline', '--json'],
+      dir,
+    ).metrics;
     const ours = toolbox(['eval', 'cases.jsonl', '--registry', 'tool_registry', '--json'], dir).metrics;
-    const cases = readFileSync(join(dir, 'cases.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const cases = readFileSync(join(dir, 'cases.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const sess = await sessionCarryOver(dir, cases);
-    const row = (name, m) => [set, name, f3(m['r@1']), f3(m['r@5']), f3(m['r@10']), f3(m['p@1']), f3(m['ndcg@10']), f3(m.mrr)];
+    const row = (name, m) => [
+      set,
+      name,
+      f3(m['r@1']),
+      f3(m['r@5']),
+      f3(m['r@10']),
+      f3(m['p@1']),
+      f3(m['ndcg@10']),
+      f3(m.mrr),
+    ];
     rows.push(row('ndp+split (bm25_baseline.py)', base));
     rows.push([...row('toolbox', ours), delta(ours['ndcg@10'], base['ndcg@10']), delta(ours['r@5'], base['r@5'])]);
-    rows.push([...row('toolbox, as 2nd turn after the previous query (--session)', sess), delta(sess['ndcg@10'], ours['ndcg@10']), delta(sess['r@5'], ours['r@5'])]);
+    rows.push([
+      ...row('toolbox, as 2nd turn after the previous query (--session)', sess),
+      delta(sess['ndcg@10'], ours['ndcg@10']),
+      delta(sess['r@5'], ours['r@5']),
+    ]);
   }
-  table(['set', 'ranker', 'R@1', 'R@5', 'R@10', 'P@1', 'NDCG@10', 'MRR', 'Δ NDCG@10', 'Δ R@5'], rows.map((r) => r.concat(Array(10 - r.length).fill(''))));
+  table(
+    ['set', 'ranker', 'R@1', 'R@5', 'R@10', 'P@1', 'NDCG@10', 'MRR', 'Δ NDCG@10', 'Δ R@5'],
+    rows.map((r) => r.concat(Array(10 - r.length).fill(''))),
+  );
   console.log('\nΔ of toolbox is against the baseline; Δ of the session row is against toolbox without a session.\n');
 }
 
-const QUERIES = ['weather forecast for a city', 'send an email with an attachment', 'convert currency at the latest exchange rate'];
+const QUERIES = [
+  'weather forecast for a city',
+  'send an email with an attachment',
+  'convert currency at the latest exchange rate',
+];
 
 function timeCold(cwd, args, n) {
   const times = [];
@@ -71,7 +104,11 @@ function latencyAndTokens() {
   const version = timeCommand(process.execPath, [BIN, '--version'], { env, n: 10 });
   const rows = [['toolbox --version', '', version.toFixed(0), '1.00', '', '', '']];
   const tokRows = [];
-  for (const [n, coldRuns] of [[100, 3], [1000, 2], [10000, 1]]) {
+  for (const [n, coldRuns] of [
+    [100, 3],
+    [1000, 2],
+    [10000, 1],
+  ]) {
     const cwd = join(DATA, `size-${n}`);
     const args = ['select', QUERIES[0], '--registry', 'tool_registry', '--json'];
     const cold = timeCold(cwd, args, coldRuns);
@@ -79,12 +116,39 @@ function latencyAndTokens() {
     const tok = QUERIES.map((q) => toolbox(['select', q, '--registry', 'tool_registry', '--json'], cwd).tokens);
     const full = tok[0].full;
     const selected = tok.reduce((a, t) => a + t.selected, 0) / tok.length;
-    rows.push([`toolbox select (${n.toLocaleString('en')} tools)`, 'warm', warm.toFixed(0), (warm / version).toFixed(2), '', '', '']);
-    rows.push([`toolbox select (${n.toLocaleString('en')} tools)`, `cold (${coldRuns} run${coldRuns > 1 ? 's' : ''})`, cold.toFixed(0), (cold / version).toFixed(2), '', '', '']);
-    tokRows.push([n.toLocaleString('en'), full.toLocaleString('en'), selected.toFixed(0), `${((1 - selected / full) * 100).toFixed(2)}%`, (full / selected).toFixed(0) + '×']);
+    rows.push([
+      `toolbox select (${n.toLocaleString('en')} tools)`,
+      'warm',
+      warm.toFixed(0),
+      (warm / version).toFixed(2),
+      '',
+      '',
+      '',
+    ]);
+    rows.push([
+      `toolbox select (${n.toLocaleString('en')} tools)`,
+      `cold (${coldRuns} run${coldRuns > 1 ? 's' : ''})`,
+      cold.toFixed(0),
+      (cold / version).toFixed(2),
+      '',
+      '',
+      '',
+    ]);
+    tokRows.push([
+      n.toLocaleString('en'),
+      full.toLocaleString('en'),
+      selected.toFixed(0),
+      `${((1 - selected / full) * 100).toFixed(2)}%`,
+      (full / selected).toFixed(0) + '×',
+    ]);
   }
-  table(['command', 'cache', 'median ms', 'ratio to --version'], rows.map((r) => r.slice(0, 4)));
-  console.log('\ncold = no .toolbox/ at all (parse and validate every contract, build the index, count tokens); warm = nothing changed.\n');
+  table(
+    ['command', 'cache', 'median ms', 'ratio to --version'],
+    rows.map((r) => r.slice(0, 4)),
+  );
+  console.log(
+    '\ncold = no .toolbox/ at all (parse and validate every contract, build the index, count tokens); warm = nothing changed.\n',
+  );
   table(['tools', 'full binding (tokens)', 'top-5 selected (tokens, mean of 3 queries)', 'saving', 'ratio'], tokRows);
 }
 

@@ -9,9 +9,12 @@ export default async function () {
   const base = timeCommand(process.execPath, ['-e', '0'], { env });
   const ver = timeCommand(process.execPath, [BIN, '--version'], { env });
   const help = timeCommand(process.execPath, [BIN, '--help'], { env });
-  table(['command', 'median ms', 'ratio to node -e 0'], [
-    ['node -e 0', base.toFixed(1), '1.00'],
-    ['toolbox --version', ver.toFixed(1), (ver / base).toFixed(2)],
-    ['toolbox --help', help.toFixed(1), (help / base).toFixed(2)],
-  ]);
+  table(
+    ['command', 'median ms', 'ratio to node -e 0'],
+    [
+      ['node -e 0', base.toFixed(1), '1.00'],
+      ['toolbox --version', ver.toFixed(1), (ver / base).toFixed(2)],
+      ['toolbox --help', help.toFixed(1), (help / base).toFixed(2)],
+    ],
+  );
 }

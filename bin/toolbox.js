@@ -8,11 +8,19 @@ import module from 'node:module';
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   let version = '0.0.0';
-  try { version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version; } catch { /* keep the fallback */ }
+  try {
+    version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+  } catch {
+    /* keep the fallback */
+  }
   process.stdout.write(version + '\n');
 } else {
   if (typeof module.enableCompileCache === 'function') {
-    try { module.enableCompileCache(); } catch { /* cache is an optimisation only */ }
+    try {
+      module.enableCompileCache();
+    } catch {
+      /* cache is an optimisation only */
+    }
   }
   const { main } = await import('../dist/main.js');
   process.exitCode = await main(argv);

@@ -17,7 +17,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { contractSchema } = await import(pathToFileURL(join(root, 'dist', 'contract', 'schema.js')).href);
   const text = renderSchema(contractSchema);
   let old;
-  try { old = readFileSync(SCHEMA_FILE, 'utf8'); } catch { old = undefined; }
+  try {
+    old = readFileSync(SCHEMA_FILE, 'utf8');
+  } catch {
+    old = undefined;
+  }
   if (old !== text) {
     mkdirSync(dirname(SCHEMA_FILE), { recursive: true });
     writeFileSync(SCHEMA_FILE, text);

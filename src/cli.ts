@@ -4,7 +4,12 @@ import type { CommandContext } from './output/context.js';
 import { packageVersion } from './util/version.js';
 
 /** The signature every command module's entry point has. Returns the exit code. */
-export type CommandFn = (ctx: CommandContext, args: unknown[], opts: Record<string, unknown>, cmd: Command) => Promise<number>;
+export type CommandFn = (
+  ctx: CommandContext,
+  args: unknown[],
+  opts: Record<string, unknown>,
+  cmd: Command,
+) => Promise<number>;
 
 const FORMATS_VALIDATE = ['human', 'json', 'github', 'sarif'];
 const EXIT_TABLE = `
@@ -35,109 +40,172 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       // Under --json, main.ts reports commander's usage errors as the one JSON error object.
-      writeErr: (s) => { if (!opts.json) io.stderr.write(s); },
+      writeErr: (s) => {
+        if (!opts.json) io.stderr.write(s);
+      },
     });
 
-  const lazy = (file: string, fn: string) => async (...all: unknown[]) => {
-    const cmd = all[all.length - 1] as Command;
-    const o = cmd.optsWithGlobals() as Record<string, unknown>;
-    // Imported here, not at the top: it loads chalk, which --help and --version never need.
-    const { makeContext } = await import('./output/context.js');
-    const ctx = makeContext(io, {
-      json: Boolean(o.json) || o.format === 'json',
-      verbose: Boolean(o.verbose),
-      color: o.color !== false,
-      registry: o.registry as string | undefined,
-      config: o.config as string | undefined,
-    });
-    // @vite-ignore: vitest must not rewrite this into a glob of ./commands/*.js (the sources are .ts).
-    const mod = (await import(/* @vite-ignore */ `./commands/${file}.js`)) as Record<string, CommandFn>;
-    setExit(await mod[fn]!(ctx, cmd.processedArgs as unknown[], o, cmd));
-  };
+  const lazy =
+    (file: string, fn: string) =>
+    async (...all: unknown[]) => {
+      const cmd = all[all.length - 1] as Command;
+      const o = cmd.optsWithGlobals() as Record<string, unknown>;
+      // Imported here, not at the top: it loads chalk, which --help and --version never need.
+      const { makeContext } = await import('./output/context.js');
+      const ctx = makeContext(io, {
+        json: Boolean(o.json) || o.format === 'json',
+        verbose: Boolean(o.verbose),
+        color: o.color !== false,
+        registry: o.registry as string | undefined,
+        config: o.config as string | undefined,
+      });
+      // @vite-ignore: vitest must not rewrite this into a glob of ./commands/*.js (the sources are .ts).
+      const mod = (await import(/* @vite-ignore */ `./commands/${file}.js`)) as Record<string, CommandFn>;
+      setExit(await mod[fn]!(ctx, cmd.processedArgs as unknown[], o, cmd));
+    };
 
-  program.command('init').argument('[dir]', 'project folder', '.')
+  program
+    .command('init')
+    .argument('[dir]', 'project folder', '.')
     .description('start a registry: toolbox.config.yaml, a registry folder and a working example tool')
     .option('-y, --yes', 'no questions; use defaults')
     .option('--force', 'overwrite existing files')
     .option('--registry-dir <name>', 'registry folder name', 'tool_registry')
-    .addOption(new Option('--loader <type>', 'loader of the first tool').choices(['python_function', 'node_module', 'command', 'http', 'mcp']))
+    .addOption(
+      new Option('--loader <type>', 'loader of the first tool').choices([
+        'python_function',
+        'node_module',
+        'command',
+        'http',
+        'mcp',
+      ]),
+    )
     .option('--tool <id>', 'id of the first tool')
     .action(lazy('init', 'initCommand'));
 
-  program.command('new').argument('<id>', 'tool id (snake_case)')
+  program
+    .command('new')
+    .argument('<id>', 'tool id (snake_case)')
     .description('scaffold a tool contract and its implementation stub')
-    .addOption(new Option('--loader <type>', 'loader type').choices(['python_function', 'node_module', 'command', 'http', 'mcp']).default('python_function'))
+    .addOption(
+      new Option('--loader <type>', 'loader type')
+        .choices(['python_function', 'node_module', 'command', 'http', 'mcp'])
+        .default('python_function'),
+    )
     .option('--description <text>', 'what the tool does and when to use it')
     .option('--name <name>', 'human-readable name')
     .option('--force', 'overwrite existing files')
     .action(lazy('new', 'newCommand'));
 
-  program.command('validate')
+  program
+    .command('validate')
     .description('check every contract and lint descriptions (for CI)')
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS_VALIDATE).default('human'))
-    .addOption(new Option('--fail-on <severity>', 'exit 1 at or above this severity').choices(['error', 'warning']).default('error'))
-    .option('--no-routing', 'skip the check that each tool\'s examples select it')
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 at or above this severity')
+        .choices(['error', 'warning'])
+        .default('error'),
+    )
+    .option('--no-routing', "skip the check that each tool's examples select it")
     .action(lazy('validate', 'validateCommand'));
 
-  program.command('list').description('list tools: id, loader, tags, description, token cost')
+  program
+    .command('list')
+    .description('list tools: id, loader, tags, description, token cost')
     .option('--tag <tag>', 'only tools with this tag')
     .action(lazy('list', 'listCommand'));
 
-  program.command('show').argument('<id>', 'tool id').description('show one contract, resolved, with its file path')
+  program
+    .command('show')
+    .argument('<id>', 'tool id')
+    .description('show one contract, resolved, with its file path')
     .action(lazy('show', 'showCommand'));
 
-  program.command('run').argument('<id>', 'tool id').argument('[toolArgs...]', 'tool arguments as --<param> <value>')
+  program
+    .command('run')
+    .argument('<id>', 'tool id')
+    .argument('[toolArgs...]', 'tool arguments as --<param> <value>')
     .description('run a tool through the agent pipeline: validate, load lazily, sandbox, format')
     .helpOption(false)
     .allowUnknownOption(true)
     .allowExcessArguments(true)
     .action(lazy('run', 'runCommand'));
 
-  program.command('select').argument('<query>', 'what the user asked')
+  program
+    .command('select')
+    .argument('<query>', 'what the user asked')
     .description('show which tools a query would get, with scores and why')
     .option('-k, --top <n>', 'how many tools', '5')
     .option('--session <id>', 'session id: earlier turns inform this one')
     .option('--user <user>', 'select only tools this user may use')
     .option('--role <role>', 'select only tools this role may use')
-    .addOption(new Option('--format <format>', 'print the selected tools as definitions').choices(['human', 'json', 'openai', 'anthropic', 'mcp']).default('human'))
+    .addOption(
+      new Option('--format <format>', 'print the selected tools as definitions')
+        .choices(['human', 'json', 'openai', 'anthropic', 'mcp'])
+        .default('human'),
+    )
     .action(lazy('select', 'selectCommand'));
 
-  program.command('eval').argument('<cases>', 'JSONL file: {"query", "relevant": [ids]} per line')
+  program
+    .command('eval')
+    .argument('<cases>', 'JSONL file: {"query", "relevant": [ids]} per line')
     .description('measure selection quality: R@1, R@5, R@10, P@1, NDCG@10, MRR')
     .option('-k, --top <n>', 'ranking depth', '10')
     .option('--user <user>', 'evaluate as this user (tools they may not use are never selected)')
     .option('--role <role>', 'evaluate as this role')
-    .addOption(new Option('--ranker <name>', 'toolbox, or an exact replica of shared/bench/bm25_baseline.py (ndp+split)').choices(['toolbox', 'bm25-baseline']).default('toolbox'))
+    .addOption(
+      new Option('--ranker <name>', 'toolbox, or an exact replica of shared/bench/bm25_baseline.py (ndp+split)')
+        .choices(['toolbox', 'bm25-baseline'])
+        .default('toolbox'),
+    )
     .action(lazy('eval', 'evalCommand'));
 
-  program.command('deps').argument('[ids...]', 'tool ids (default: all)')
-    .description('check each tool\'s runtime dependencies')
+  program
+    .command('deps')
+    .argument('[ids...]', 'tool ids (default: all)')
+    .description("check each tool's runtime dependencies")
     .option('--install', 'create an isolated environment per tool and install what is declared')
     .action(lazy('deps', 'depsCommand'));
 
-  program.command('doctor').description('check this machine and registry: runtimes, sandbox, health, state')
+  program
+    .command('doctor')
+    .description('check this machine and registry: runtimes, sandbox, health, state')
     .action(lazy('doctor', 'doctorCommand'));
 
-  program.command('stats').description('per-tool call statistics from .toolbox/calls.jsonl')
+  program
+    .command('stats')
+    .description('per-tool call statistics from .toolbox/calls.jsonl')
     .action(lazy('stats', 'statsCommand'));
 
-  program.command('serve').description('serve the registry as an MCP server (stdio, or Streamable HTTP)')
+  program
+    .command('serve')
+    .description('serve the registry as an MCP server (stdio, or Streamable HTTP)')
     .option('--http <port>', 'serve Streamable HTTP on this port instead of stdio')
     .option('--host <host>', 'address to bind with --http', '127.0.0.1')
-    .addOption(new Option('--expose <mode>', 'search: a small fixed tool set; all: every tool').choices(['search', 'all']).default('search'))
+    .addOption(
+      new Option('--expose <mode>', 'search: a small fixed tool set; all: every tool')
+        .choices(['search', 'all'])
+        .default('search'),
+    )
     .option('--user <user>', 'caller identity for permissions')
     .option('--role <role>', 'caller role for permissions')
     .action(lazy('serve', 'serveCommand'));
 
   const imp = program.command('import').description('bring tools from elsewhere into the registry');
-  imp.command('mcp').argument('[command...]', 'command that starts a stdio MCP server (after --)')
+  imp
+    .command('mcp')
+    .argument('[command...]', 'command that starts a stdio MCP server (after --)')
     .description('write one contract per tool of an MCP server')
     .option('--url <url>', 'Streamable HTTP endpoint instead of a command')
     .option('--prefix <p>', 'id prefix for the imported tools')
     .option('--out <dir>', 'folder (inside the registry) for the contracts')
     .option('--force', 'overwrite contracts a person has edited')
-    .option('--network', 'the server needs the network (written into each contract\'s sandbox)')
-    .option('--path <path>', 'a host path the server needs, bound read-only (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--network', "the server needs the network (written into each contract's sandbox)")
+    .option(
+      '--path <path>',
+      'a host path the server needs, bound read-only (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .action(lazy('import-mcp', 'importMcpCommand'));
 
   return program;

@@ -14,29 +14,60 @@ export interface ConfigProblem {
 }
 
 /** A mapping with fixed keys; `required` keys must be present. */
-interface MapCheck { kind: 'map'; keys: Record<string, Check>; required?: string[]; example?: string }
+interface MapCheck {
+  kind: 'map';
+  keys: Record<string, Check>;
+  required?: string[];
+  example?: string;
+}
 /** A mapping with free-form keys (rule ids, user names, tool globs) and checked values. */
-interface RecordCheck { kind: 'record'; of: Check; example: string }
+interface RecordCheck {
+  kind: 'record';
+  of: Check;
+  example: string;
+}
 /** A list whose items are all checked. */
-interface ListCheck { kind: 'list'; of: Check; expected: string; example: string }
+interface ListCheck {
+  kind: 'list';
+  of: Check;
+  expected: string;
+  example: string;
+}
 /** A scalar with a predicate. */
-interface ValueCheck { kind: 'value'; expected: string; test: (v: unknown) => boolean; example: string }
+interface ValueCheck {
+  kind: 'value';
+  expected: string;
+  test: (v: unknown) => boolean;
+  example: string;
+}
 type Check = MapCheck | RecordCheck | ListCheck | ValueCheck;
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 const nonEmptyString = (expected: string, example: string): ValueCheck => ({
-  kind: 'value', expected, example, test: (v) => isString(v) && v.trim() !== '',
+  kind: 'value',
+  expected,
+  example,
+  test: (v) => isString(v) && v.trim() !== '',
 });
 const positiveInt = (example: string): ValueCheck => ({
-  kind: 'value', expected: 'a positive integer', example, test: (v) => isNumber(v) && Number.isInteger(v) && v > 0,
+  kind: 'value',
+  expected: 'a positive integer',
+  example,
+  test: (v) => isNumber(v) && Number.isInteger(v) && v > 0,
 });
 const positiveNumber = (expected: string, example: string): ValueCheck => ({
-  kind: 'value', expected, example, test: (v) => isNumber(v) && v > 0,
+  kind: 'value',
+  expected,
+  example,
+  test: (v) => isNumber(v) && v > 0,
 });
 const roleList = (example: string): ListCheck => ({
-  kind: 'list', of: nonEmptyString('a role name', example), expected: 'a list of role names', example,
+  kind: 'list',
+  of: nonEmptyString('a role name', example),
+  expected: 'a list of role names',
+  example,
 });
 
 export const SEVERITY_VALUES = ['error', 'warning', 'info', 'off'] as const;
@@ -91,7 +122,11 @@ export const CONFIG_SHAPE: MapCheck = {
         options: {
           kind: 'record',
           example: 'options: { description-too-short: { min: 30 } }',
-          of: { kind: 'record', of: { kind: 'value', expected: 'an option value', example: 'min: 30', test: () => true }, example: 'description-too-short: { min: 30 }' },
+          of: {
+            kind: 'record',
+            of: { kind: 'value', expected: 'an option value', example: 'min: 30', test: () => true },
+            example: 'description-too-short: { min: 30 }',
+          },
         },
       },
     },
@@ -125,7 +160,12 @@ export const CONFIG_SHAPE: MapCheck = {
             url: httpUrl,
             model: nonEmptyString('a model name', 'model: bge-m3'),
             api_key_env: envVarName,
-            weight: { kind: 'value', expected: 'a number ≥ 0', example: 'weight: 1', test: (v) => isNumber(v) && v >= 0 },
+            weight: {
+              kind: 'value',
+              expected: 'a number ≥ 0',
+              example: 'weight: 1',
+              test: (v) => isNumber(v) && v >= 0,
+            },
           },
         },
       },
@@ -155,18 +195,27 @@ export function describeValue(v: unknown): string {
   return String(v);
 }
 
-const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function pathString(path: Path): string {
-  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? (i ? `.${s}` : s) : `[${JSON.stringify(s)}]`)).join('');
+  return path
+    .map((s, i) =>
+      typeof s === 'number' ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? (i ? `.${s}` : s) : `[${JSON.stringify(s)}]`,
+    )
+    .join('');
 }
 
 function expectedOf(c: Check): string {
   switch (c.kind) {
-    case 'map': return `a mapping with keys ${Object.keys(c.keys).join(', ')}`;
-    case 'record': return 'a mapping';
-    case 'list': return c.expected;
-    case 'value': return c.expected;
+    case 'map':
+      return `a mapping with keys ${Object.keys(c.keys).join(', ')}`;
+    case 'record':
+      return 'a mapping';
+    case 'list':
+      return c.expected;
+    case 'value':
+      return c.expected;
   }
 }
 
@@ -174,7 +223,11 @@ function check(c: Check, v: unknown, path: Path, out: ConfigProblem[]): void {
   const here = pathString(path);
   const wrong = (): void => {
     const ex = c.example;
-    out.push({ path, message: `${here}: expected ${expectedOf(c)}, got ${describeValue(v)}`, hint: ex ? `For example: \`${ex}\`.` : undefined });
+    out.push({
+      path,
+      message: `${here}: expected ${expectedOf(c)}, got ${describeValue(v)}`,
+      hint: ex ? `For example: \`${ex}\`.` : undefined,
+    });
   };
   switch (c.kind) {
     case 'value':
@@ -184,7 +237,8 @@ function check(c: Check, v: unknown, path: Path, out: ConfigProblem[]): void {
       if (!Array.isArray(v)) {
         wrong();
         // A lone string where a list belongs (`calculator: admin`) must never be read as roles.
-        if (isString(v) && out.length) out[out.length - 1]!.hint = `Write a list, even for one item: \`${lastKey(path)}: [${v}]\`.`;
+        if (isString(v) && out.length)
+          out[out.length - 1]!.hint = `Write a list, even for one item: \`${lastKey(path)}: [${v}]\`.`;
         return;
       }
       v.forEach((item, i) => check(c.of, item, [...path, i], out));
@@ -214,7 +268,11 @@ function check(c: Check, v: unknown, path: Path, out: ConfigProblem[]): void {
       }
       for (const r of c.required ?? []) {
         if (v[r] === undefined) {
-          out.push({ path, message: `${here}: missing required key '${r}' (${expectedOf(c.keys[r]!)})`, hint: `For example: \`${c.keys[r]!.example ?? r}\`.` });
+          out.push({
+            path,
+            message: `${here}: missing required key '${r}' (${expectedOf(c.keys[r]!)})`,
+            hint: `For example: \`${c.keys[r]!.example ?? r}\`.`,
+          });
         }
       }
       return;

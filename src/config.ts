@@ -55,7 +55,11 @@ export interface Project {
   configFile?: string;
 }
 
-export interface ProjectOptions { cwd: string; registry?: string; config?: string }
+export interface ProjectOptions {
+  cwd: string;
+  registry?: string;
+  config?: string;
+}
 
 /**
  * The nearest project marker walking up from `cwd`: a config file, or (without one) a
@@ -70,7 +74,11 @@ function findProject(cwd: string): { config?: string; registryDir?: string } {
       if (existsSync(p)) return { config: p };
     }
     const reg = join(dir, 'tool_registry');
-    try { if (statSync(reg).isDirectory()) return { registryDir: reg }; } catch { /* keep looking */ }
+    try {
+      if (statSync(reg).isDirectory()) return { registryDir: reg };
+    } catch {
+      /* keep looking */
+    }
     const up = dirname(dir);
     if (up === dir) return {};
     dir = up;
@@ -82,7 +90,9 @@ export function loadConfig(file: string): ToolboxConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ToolboxError('config_unreadable', `cannot read config ${file}: ${(e as Error).message}`, { exitCode: ExitCode.registry });
+    throw new ToolboxError('config_unreadable', `cannot read config ${file}: ${(e as Error).message}`, {
+      exitCode: ExitCode.registry,
+    });
   }
   const src = parseYamlSource(text);
   const first = src.errors[0];
@@ -95,7 +105,10 @@ export function loadConfig(file: string): ToolboxConfig {
   }
   const v = src.value ?? {};
   if (typeof v !== 'object' || Array.isArray(v)) {
-    throw new ToolboxError('config_invalid', `${file}:1:1: the config must be a YAML mapping`, { exitCode: ExitCode.registry, location: { file, line: 1, column: 1 } });
+    throw new ToolboxError('config_invalid', `${file}:1:1: the config must be a YAML mapping`, {
+      exitCode: ExitCode.registry,
+      location: { file, line: 1, column: 1 },
+    });
   }
   const problems = checkConfig(v as Record<string, unknown>);
   if (problems.length) {
@@ -107,7 +120,14 @@ export function loadConfig(file: string): ToolboxConfig {
       exitCode: ExitCode.registry,
       location: { file, ...head.pos },
       hint: head.hint ?? 'See "Configuration" in the README for the shape of toolbox.config.yaml.',
-      details: { problems: shown.map((p) => ({ path: pathString(p.path), line: p.pos.line, column: p.pos.column, message: p.message })) },
+      details: {
+        problems: shown.map((p) => ({
+          path: pathString(p.path),
+          line: p.pos.line,
+          column: p.pos.column,
+          message: p.message,
+        })),
+      },
     });
   }
   dropEmptySections(v as Record<string, unknown>);
@@ -128,13 +148,18 @@ export function resolveProject(opts: ProjectOptions, { mustExist = true } = {}):
   const config = configFile ? loadConfig(configFile) : {};
   let registryDir: string;
   if (opts.registry) registryDir = resolve(opts.cwd, opts.registry);
-  else if (configFile && config.registry) registryDir = isAbsolute(config.registry) ? config.registry : resolve(dirname(configFile), config.registry);
+  else if (configFile && config.registry)
+    registryDir = isAbsolute(config.registry) ? config.registry : resolve(dirname(configFile), config.registry);
   else if (configFile) registryDir = resolve(dirname(configFile), 'tool_registry');
   else registryDir = found.registryDir ?? resolve(opts.cwd, 'tool_registry');
 
   if (mustExist) {
     let ok = false;
-    try { ok = statSync(registryDir).isDirectory(); } catch { ok = false; }
+    try {
+      ok = statSync(registryDir).isDirectory();
+    } catch {
+      ok = false;
+    }
     if (!ok) {
       throw new ToolboxError('registry_not_found', `registry folder not found: ${registryDir}`, {
         exitCode: ExitCode.registry,

@@ -37,7 +37,13 @@ export class ToolboxError extends Error {
   constructor(
     code: string,
     message: string,
-    opts: { exitCode?: number; hint?: string; location?: Location; details?: Record<string, unknown>; cause?: unknown } = {},
+    opts: {
+      exitCode?: number;
+      hint?: string;
+      location?: Location;
+      details?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'ToolboxError';
@@ -67,7 +73,12 @@ export class InternalError extends Error {
   }
 }
 
-export function usageError(code: string, message: string, hint?: string, details?: Record<string, unknown>): ToolboxError {
+export function usageError(
+  code: string,
+  message: string,
+  hint?: string,
+  details?: Record<string, unknown>,
+): ToolboxError {
   return new ToolboxError(code, message, { exitCode: ExitCode.usage, hint, details });
 }
 

@@ -17,6 +17,15 @@ export { formatResult, renderReadable, fillTemplate } from './runtime/format.js'
 export { projectStats, type ToolStats } from './runtime/stats.js';
 export type { CallRecord } from './runtime/call-log.js';
 export { Breaker, type BreakerStatus, type BreakerState } from './runtime/breaker.js';
-export { selectTools, openSelector, Selector, type Selection, type SelectedTool, type SelectOptions, type RankOptions, type WhyTerm } from './select/index.js';
+export {
+  selectTools,
+  openSelector,
+  Selector,
+  type Selection,
+  type SelectedTool,
+  type SelectOptions,
+  type RankOptions,
+  type WhyTerm,
+} from './select/index.js';
 export { toDefinitions } from './select/definitions.js';
 export { validateProject } from './lint/validate.js';

@@ -39,12 +39,29 @@ export function processIO(signal?: AbortSignal): IO {
 }
 
 /** A buffer IO for tests and for library callers who want the text. */
-export function memoryIO(opts: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string; tty?: boolean }): IO & { out: () => string; err: () => string } {
+export function memoryIO(opts: {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  stdin?: string;
+  tty?: boolean;
+}): IO & { out: () => string; err: () => string } {
   let out = '';
   let err = '';
   return {
-    stdout: { write: (s: string) => { out += s; return true; }, isTTY: opts.tty ?? false },
-    stderr: { write: (s: string) => { err += s; return true; }, isTTY: opts.tty ?? false },
+    stdout: {
+      write: (s: string) => {
+        out += s;
+        return true;
+      },
+      isTTY: opts.tty ?? false,
+    },
+    stderr: {
+      write: (s: string) => {
+        err += s;
+        return true;
+      },
+      isTTY: opts.tty ?? false,
+    },
     readStdin: async () => opts.stdin,
     stdinIsTTY: opts.stdin === undefined,
     env: opts.env ?? {},

@@ -28,10 +28,21 @@ export async function run(argv: string[], io: IO): Promise<number> {
   // Everything after `--` belongs to another program (e.g. the server command of `import mcp`).
   const end = argv.indexOf('--');
   const own = end < 0 ? argv : argv.slice(0, end);
-  const flags = { json: own.includes('--json') || own.some((a, i) => a === '--format=json' || (a === '--format' && own[i + 1] === 'json')), verbose: own.includes('--verbose') || own.includes('-v') };
+  const flags = {
+    json:
+      own.includes('--json') ||
+      own.some((a, i) => a === '--format=json' || (a === '--format' && own[i + 1] === 'json')),
+    verbose: own.includes('--verbose') || own.includes('-v'),
+  };
   let code = 0;
   try {
-    const program = buildProgram(io, (c) => { code = c; }, { json: flags.json });
+    const program = buildProgram(
+      io,
+      (c) => {
+        code = c;
+      },
+      { json: flags.json },
+    );
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {
@@ -48,20 +59,31 @@ function handleError(e: unknown, io: IO, flags: { json: boolean; verbose: boolea
   const err = e as { name?: string; code?: string; exitCode?: number; message?: string };
   // commander: help/version printed, or a usage problem it already described.
   if (typeof err.code === 'string' && err.code.startsWith('commander.')) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
-    if (flags.json) reportError(io, new ToolboxError('usage', String(err.message ?? '').replace(/^error: /, ''), { hint: 'Run `toolbox --help`.' }), flags);
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+      return 0;
+    if (flags.json)
+      reportError(
+        io,
+        new ToolboxError('usage', String(err.message ?? '').replace(/^error: /, ''), { hint: 'Run `toolbox --help`.' }),
+        flags,
+      );
     return ExitCode.usage;
   }
   if (err.name === 'ExitPromptError' || err.name === 'AbortError' || err.name === 'AbortPromptError') {
-    if (flags.json) reportError(io, new ToolboxError('cancelled', 'cancelled', { exitCode: ExitCode.cancelled }), flags);
+    if (flags.json)
+      reportError(io, new ToolboxError('cancelled', 'cancelled', { exitCode: ExitCode.cancelled }), flags);
     else io.stderr.write('cancelled\n');
     return ExitCode.cancelled;
   }
   const internal = e instanceof InternalError ? e : new InternalError(err.message ?? String(e), { cause: e });
-  reportError(io, new ToolboxError('internal_error', `internal error: ${internal.message}`, {
-    exitCode: INTERNAL_ERROR_EXIT,
-    hint: 'This is a bug in toolbox. Re-run with --verbose for the stack and report it.',
-  }), flags);
+  reportError(
+    io,
+    new ToolboxError('internal_error', `internal error: ${internal.message}`, {
+      exitCode: INTERNAL_ERROR_EXIT,
+      hint: 'This is a bug in toolbox. Re-run with --verbose for the stack and report it.',
+    }),
+    flags,
+  );
   if (flags.verbose && e instanceof Error && e.stack) io.stderr.write(e.stack + '\n');
   return INTERNAL_ERROR_EXIT;
 }

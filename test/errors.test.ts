@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { closest, editDistance } from '../src/errors.js';
 
-const ids = ['query_weather', 'send_email', 'calculator', 'convert_units', 'convert_timezone', 'date_calculator', 'json_query', 'hash_text'];
+const ids = [
+  'query_weather',
+  'send_email',
+  'calculator',
+  'convert_units',
+  'convert_timezone',
+  'date_calculator',
+  'json_query',
+  'hash_text',
+];
 
 describe('did-you-mean suggestions', () => {
   it('counts a swap of neighbouring letters as one edit', () => {

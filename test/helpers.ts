@@ -10,33 +10,59 @@ export const BIN = join(REPO, 'bin', 'toolbox.js');
 
 /** Run the CLI in process. Returns exit code, stdout, stderr (and parsed JSON when --json). */
 export async function cli(argv: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }) {
-  const io = memoryIO({ cwd: opts.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env }, stdin: opts.stdin });
+  const io = memoryIO({
+    cwd: opts.cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },
+    stdin: opts.stdin,
+  });
   const code = await run(argv, io);
   const stdout = io.out();
   const stderr = io.err();
-  const parse = (s: string) => { try { return JSON.parse(s); } catch { return undefined; } };
+  const parse = (s: string) => {
+    try {
+      return JSON.parse(s);
+    } catch {
+      return undefined;
+    }
+  };
   return { code, stdout, stderr, json: parse(stdout), errorJson: parse(stderr.trim().split('\n').pop() ?? '') };
 }
 
 /** Spawn the real binary (needs `npm run build`). */
-export function spawnCli(argv: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeout?: number }): Promise<{ code: number; stdout: string; stderr: string }> {
+export function spawnCli(
+  argv: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string; timeout?: number },
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    const child = execFile(process.execPath, [BIN, ...argv], {
-      cwd: opts.cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },
-      timeout: opts.timeout ?? 60_000,
-      maxBuffer: 64 * 1024 * 1024,
-    }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      res({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
+    const child = execFile(
+      process.execPath,
+      [BIN, ...argv],
+      {
+        cwd: opts.cwd,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },
+        timeout: opts.timeout ?? 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        res({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
     if (opts.input !== undefined) child.stdin!.end(opts.input);
     else child.stdin!.end();
   });
 }
 
 /** A temp project folder with the given files (path -> content). Call cleanup() in afterEach. */
-export function tempProject(files: Record<string, string | Uint8Array> = {}): { dir: string; write(p: string, c: string | Uint8Array): string; cleanup(): void } {
+export function tempProject(files: Record<string, string | Uint8Array> = {}): {
+  dir: string;
+  write(p: string, c: string | Uint8Array): string;
+  cleanup(): void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'toolbox-test-'));
   const write = (p: string, c: string | Uint8Array) => {
     const abs = join(dir, p);

@@ -13,7 +13,10 @@ describe('library API (the public entry point)', () => {
       const project = resolveProject({ cwd: dir });
       const sel = await selectTools(project, '北京明天会下雨吗', { top: 3 });
       expect(sel.results[0]!.id).toBe('query_weather');
-      const defs = toDefinitions(sel.results.map((r) => r.entry.contract), 'anthropic') as { name: string; input_schema: unknown }[];
+      const defs = toDefinitions(
+        sel.results.map((r) => r.entry.contract),
+        'anthropic',
+      ) as { name: string; input_schema: unknown }[];
       expect(defs[0]).toMatchObject({ name: 'query_weather', input_schema: { type: 'object' } });
       const v = await validateProject(project, { routing: false });
       expect(v.summary.errors).toBe(0);

@@ -4,7 +4,11 @@ import { printJson, spinner, type CommandContext } from '../output/context.js';
 import { loadRegistry, unknownTool } from '../registry/registry.js';
 
 /** `toolbox deps [id …] [--install]`: each tool's runtime dependencies, and how to fix what is missing. */
-export async function depsCommand(ctx: CommandContext, args: unknown[], opts: Record<string, unknown>): Promise<number> {
+export async function depsCommand(
+  ctx: CommandContext,
+  args: unknown[],
+  opts: Record<string, unknown>,
+): Promise<number> {
   const { io, style } = ctx;
   const project = resolveProject({ cwd: io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
   const reg = loadRegistry(project);
@@ -17,12 +21,17 @@ export async function depsCommand(ctx: CommandContext, args: unknown[], opts: Re
   if (opts.install) {
     const { installDeps } = await import('../deps/install.js');
     const spin = await spinner(ctx, 'installing');
-    installs = await installDeps(project, entries, { env: io.env, signal: io.signal, onTool: (id) => spin.update(`installing the Python requirements of ${id}`) });
+    installs = await installDeps(project, entries, {
+      env: io.env,
+      signal: io.signal,
+      onTool: (id) => spin.update(`installing the Python requirements of ${id}`),
+    });
     spin.stop();
     if (!ctx.opts.json) {
       for (const r of installs) {
         if (r.status === 'installed') io.stderr.write(`${style.green('installed')} ${r.id}: venv ${r.venv}\n`);
-        else if (r.status === 'failed') io.stderr.write(`${style.red('install failed')} ${r.id}: ${r.error}\n  fix: ${r.fix}\n`);
+        else if (r.status === 'failed')
+          io.stderr.write(`${style.red('install failed')} ${r.id}: ${r.error}\n  fix: ${r.fix}\n`);
       }
     }
   }
@@ -40,10 +49,19 @@ export async function depsCommand(ctx: CommandContext, args: unknown[], opts: Re
   const { renderToolDeps } = await import('../deps/format.js');
   for (const t of results) io.stdout.write(renderToolDeps(t, style, io.stdout.columns));
   if (entries.length === 0) io.stderr.write('no tools in the registry\n');
-  else io.stderr.write(`${results.length - missing.length} of ${results.length} tools have what they need${missing.length ? `; ${missing.length} ${missing.length === 1 ? 'is' : 'are'} missing something` : ''}\n`);
-  const pyMissing = missing.filter((t) => t.requirements.some((r) => r.kind === 'python' && r.name !== 'python' && (r.status === 'missing' || r.status === 'wrong_version')));
+  else
+    io.stderr.write(
+      `${results.length - missing.length} of ${results.length} tools have what they need${missing.length ? `; ${missing.length} ${missing.length === 1 ? 'is' : 'are'} missing something` : ''}\n`,
+    );
+  const pyMissing = missing.filter((t) =>
+    t.requirements.some(
+      (r) => r.kind === 'python' && r.name !== 'python' && (r.status === 'missing' || r.status === 'wrong_version'),
+    ),
+  );
   if (pyMissing.length && !opts.install) {
-    io.stderr.write(`hint: \`toolbox deps --install ${pyMissing.map((t) => t.id).join(' ')}\` installs Python requirements into a venv per tool\n`);
+    io.stderr.write(
+      `hint: \`toolbox deps --install ${pyMissing.map((t) => t.id).join(' ')}\` installs Python requirements into a venv per tool\n`,
+    );
   }
   return code;
 }

@@ -2,8 +2,13 @@ import { ExitCode } from '../errors.js';
 import { printJson, spinner, type CommandContext } from '../output/context.js';
 
 const LABELS: Record<string, string> = {
-  filesystem: 'files', network: 'network', processes: 'process tree', syscalls: 'syscalls (seccomp)', uidDrop: 'uid (per-call user)',
-  processLimit: 'process count', resourceLimits: 'cpu/memory/file limits',
+  filesystem: 'files',
+  network: 'network',
+  processes: 'process tree',
+  syscalls: 'syscalls (seccomp)',
+  uidDrop: 'uid (per-call user)',
+  processLimit: 'process count',
+  resourceLimits: 'cpu/memory/file limits',
 };
 
 /** `toolbox doctor`: runtimes, sandbox, registry health, dependencies, state; each problem with its fix. */
@@ -20,32 +25,59 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
   }
   const out: string[] = [];
   const line = (ok: boolean | 'warn', label: string, text: string) =>
-    out.push(`${ok === true ? s.green('✓') : ok === 'warn' ? s.yellow('!') : s.red('✗')} ${s.bold(label.padEnd(9))} ${text}`);
+    out.push(
+      `${ok === true ? s.green('✓') : ok === 'warn' ? s.yellow('!') : s.red('✗')} ${s.bold(label.padEnd(9))} ${text}`,
+    );
   line(true, 'node', `${r.node.version} (${r.node.path})`);
   const py = r.python;
-  line(py.version ? true : 'warn', 'python', py.version ? `${py.version} (${py.executable}); packaging: ${py.packaging ?? 'none (toolbox compares versions itself)'}; venv: ${py.venv ? 'yes' : 'no'}` : py.error ?? 'not found');
+  line(
+    py.version ? true : 'warn',
+    'python',
+    py.version
+      ? `${py.version} (${py.executable}); packaging: ${py.packaging ?? 'none (toolbox compares versions itself)'}; venv: ${py.venv ? 'yes' : 'no'}`
+      : (py.error ?? 'not found'),
+  );
   const sb = r.sandbox;
   if (sb.tier) {
     const iso = Object.entries(sb.isolates ?? {}).map(([k, v]) => [LABELS[k] ?? k, v] as const);
     const yes = iso.filter(([, v]) => v).map(([k]) => k);
     const no = iso.filter(([, v]) => !v).map(([k]) => k);
-    line(sb.tier === 'bwrap' ? true : sb.tier === 'unshare' ? 'warn' : false, 'sandbox', `${sb.tier}: isolates ${yes.join(', ') || 'nothing'}${no.length ? `; does NOT isolate ${no.join(', ')}` : ''}`);
+    line(
+      sb.tier === 'bwrap' ? true : sb.tier === 'unshare' ? 'warn' : false,
+      'sandbox',
+      `${sb.tier}: isolates ${yes.join(', ') || 'nothing'}${no.length ? `; does NOT isolate ${no.join(', ')}` : ''}`,
+    );
     for (const w of [...(sb.warnings ?? []), ...(sb.reasons ?? [])]) out.push(`            ${s.dim(w)}`);
   } else line('warn', 'sandbox', `unknown (${sb.error})`);
   const reg = r.registry;
   if (reg.found) {
-    line(!reg.errors, 'registry', `${reg.dir}: ${reg.tools} tools in ${reg.files} files, ${reg.errors} errors, ${reg.warnings} warnings`);
+    line(
+      !reg.errors,
+      'registry',
+      `${reg.dir}: ${reg.tools} tools in ${reg.files} files, ${reg.errors} errors, ${reg.warnings} warnings`,
+    );
   } else line(false, 'registry', `not found${reg.dir ? ` (${reg.dir})` : ''}`);
-  if (r.deps) line(r.deps.missing.length === 0, 'deps', `${r.deps.ok} of ${r.deps.tools} tools have what they need${r.deps.missing.length ? `; missing something: ${r.deps.missing.join(', ')}` : ''}`);
+  if (r.deps)
+    line(
+      r.deps.missing.length === 0,
+      'deps',
+      `${r.deps.ok} of ${r.deps.tools} tools have what they need${r.deps.missing.length ? `; missing something: ${r.deps.missing.join(', ')}` : ''}`,
+    );
   if (r.state.dir) {
     const made = r.state.items.some((i) => i.exists);
     line(true, 'state', `${r.state.dir}${made ? '' : ' (not created yet)'}`);
-    for (const i of r.state.items) out.push(`            ${(i.exists ? i.name : s.dim(i.name)).padEnd(i.exists ? 13 : 13 + s.dim('').length)} ${s.dim(i.what)}`);
+    for (const i of r.state.items)
+      out.push(
+        `            ${(i.exists ? i.name : s.dim(i.name)).padEnd(i.exists ? 13 : 13 + s.dim('').length)} ${s.dim(i.what)}`,
+      );
   }
   io.stdout.write(out.join('\n') + '\n');
   if (r.problems.length) {
     io.stdout.write(`\n${s.bold('Problems')}\n`);
-    for (const p of r.problems) io.stdout.write(`${p.severity === 'error' ? s.red('error') : s.yellow('warning')} [${p.area}] ${p.message}\n    fix: ${p.fix}\n`);
+    for (const p of r.problems)
+      io.stdout.write(
+        `${p.severity === 'error' ? s.red('error') : s.yellow('warning')} [${p.area}] ${p.message}\n    fix: ${p.fix}\n`,
+      );
   }
   const n = r.problems.filter((p) => p.severity === 'error').length;
   io.stderr.write(r.healthy ? 'healthy\n' : `${n} ${n === 1 ? 'problem' : 'problems'} found\n`);

@@ -9,9 +9,17 @@ import { printJson, type CommandContext } from '../output/context.js';
  * Asks on a TTY (unless --yes/--json), then writes; never overwrites without --force and exits 2
  * naming the files it kept.
  */
-export async function initCommand(ctx: CommandContext, args: unknown[], opts: Record<string, unknown>): Promise<number> {
+export async function initCommand(
+  ctx: CommandContext,
+  args: unknown[],
+  opts: Record<string, unknown>,
+): Promise<number> {
   const dir = resolve(ctx.io.cwd, String(args[0] ?? '.'));
-  const defaults = initDefaults({ registryDir: opts.registryDir as string | undefined, tool: opts.tool as string | undefined, loader: opts.loader as LoaderType | undefined });
+  const defaults = initDefaults({
+    registryDir: opts.registryDir as string | undefined,
+    tool: opts.tool as string | undefined,
+    loader: opts.loader as LoaderType | undefined,
+  });
   const interactive = !opts.yes && !ctx.opts.json && Boolean(ctx.io.stdinIsTTY) && Boolean(ctx.io.stdout.isTTY);
   const answers = interactive ? await askInit(defaults, ctx.io) : defaults;
   const r = initProject(dir, answers, { force: Boolean(opts.force) });
@@ -24,15 +32,21 @@ export async function initCommand(ctx: CommandContext, args: unknown[], opts: Re
   } else if (!ctx.opts.json) {
     const s = ctx.style;
     for (const f of r.created) ctx.io.stdout.write(`${s.green('created')}      ${rel(f.path)}  ${s.dim(f.role)}\n`);
-    for (const f of r.overwritten) ctx.io.stdout.write(`${s.yellow('overwritten')}  ${rel(f.path)}  ${s.dim(f.role)}\n`);
-    for (const f of r.kept) ctx.io.stdout.write(`${s.yellow('kept')}         ${rel(f.path)}  ${s.dim('exists, not overwritten')}\n`);
+    for (const f of r.overwritten)
+      ctx.io.stdout.write(`${s.yellow('overwritten')}  ${rel(f.path)}  ${s.dim(f.role)}\n`);
+    for (const f of r.kept)
+      ctx.io.stdout.write(`${s.yellow('kept')}         ${rel(f.path)}  ${s.dim('exists, not overwritten')}\n`);
   }
   if (r.kept.length) {
-    throw new ToolboxError('file_exists', `kept ${r.kept.length} existing file(s): ${r.kept.map((f) => rel(f.path)).join(', ')}`, {
-      exitCode: ExitCode.usage,
-      hint: 'Your files were left as they were. Pass --force to overwrite them with the templates.',
-      details: ctx.opts.json ? report : { kept: r.kept.map((f) => f.path) },
-    });
+    throw new ToolboxError(
+      'file_exists',
+      `kept ${r.kept.length} existing file(s): ${r.kept.map((f) => rel(f.path)).join(', ')}`,
+      {
+        exitCode: ExitCode.usage,
+        hint: 'Your files were left as they were. Pass --force to overwrite them with the templates.',
+        details: ctx.opts.json ? report : { kept: r.kept.map((f) => f.path) },
+      },
+    );
   }
   if (!ctx.opts.json) {
     const cd = dir === resolve(ctx.io.cwd) ? '' : `cd ${rel(dir)} && `;

@@ -6,7 +6,10 @@ import { printJson, type CommandContext } from '../output/context.js';
 
 /** `toolbox new <id> --loader <type> [--description …] [--name …] [--force]`. */
 export async function newCommand(ctx: CommandContext, args: unknown[], opts: Record<string, unknown>): Promise<number> {
-  const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config }, { mustExist: false });
+  const project = resolveProject(
+    { cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config },
+    { mustExist: false },
+  );
   const r = await newTool(project, {
     id: String(args[0]),
     loader: (opts.loader as LoaderType | undefined) ?? 'python_function',
@@ -30,6 +33,8 @@ export async function newCommand(ctx: CommandContext, args: unknown[], opts: Rec
   for (const d of r.diagnostics) {
     ctx.io.stderr.write(`${rel(d.file)}:${d.line}:${d.column}: ${d.severity}: ${d.message} (${d.rule})\n`);
   }
-  ctx.io.stderr.write(`Next: edit ${rel(r.created[0]?.path ?? r.overwritten[0]!.path)}, then \`toolbox validate\` and \`toolbox run ${String(args[0])} …\`.\n`);
+  ctx.io.stderr.write(
+    `Next: edit ${rel(r.created[0]?.path ?? r.overwritten[0]!.path)}, then \`toolbox validate\` and \`toolbox run ${String(args[0])} …\`.\n`,
+  );
   return 0;
 }

@@ -14,7 +14,11 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
   const json = ctx.opts.json || o.json;
   const verbose = ctx.opts.verbose || o.verbose;
   const { io, style } = ctx;
-  const project = resolveProject({ cwd: io.cwd, registry: o.registry ?? ctx.opts.registry, config: o.config ?? ctx.opts.config });
+  const project = resolveProject({
+    cwd: io.cwd,
+    registry: o.registry ?? ctx.opts.registry,
+    config: o.config ?? ctx.opts.config,
+  });
   const runtime = new Runtime(project, { verbose, env: io.env, via: 'cli' });
   const entry = runtime.find(id);
   if (o.help) {
@@ -23,18 +27,42 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
     return 0;
   }
   const timeoutMs = o.timeout === undefined ? undefined : requireDuration(o.timeout, '--timeout');
-  const toolArgs = await collectToolArgs(entry.contract.schema, id, o, { readFile: (f) => readFileSync(resolve(io.cwd, f), 'utf8'), readStdin: io.readStdin, stdinIsTTY: io.stdinIsTTY });
+  const toolArgs = await collectToolArgs(entry.contract.schema, id, o, {
+    readFile: (f) => readFileSync(resolve(io.cwd, f), 'utf8'),
+    readStdin: io.readStdin,
+    stdinIsTTY: io.stdinIsTTY,
+  });
   const spin = json ? undefined : await spinner(ctx, `running ${id}…`);
   let res;
   try {
-    res = await runtime.invoke({ id, args: toolArgs, caller: { user: o.user, role: o.role }, timeoutMs, signal: io.signal, session: o.session, argStyle: 'flags' });
+    res = await runtime.invoke({
+      id,
+      args: toolArgs,
+      caller: { user: o.user, role: o.role },
+      timeoutMs,
+      signal: io.signal,
+      session: o.session,
+      argStyle: 'flags',
+    });
   } catch (e) {
     spin?.stop();
     if (!(e instanceof ToolboxError) || !e.details || !('traceback' in e.details || 'logs' in e.details)) throw e;
     const { traceback, logs, ...rest } = e.details as { traceback?: string; logs?: string };
-    if (!verbose) throw new ToolboxError(e.code, e.message, { exitCode: e.exitCode, hint: e.hint, details: Object.keys(rest).length ? rest : undefined });
-    if (!json) io.stderr.write(`${logs ? `${style.dim('tool output:')}\n${logs.trimEnd()}\n` : ''}${traceback ? `${style.dim('traceback:')}\n${traceback.trimEnd()}\n` : ''}`);
-    throw new ToolboxError(e.code, e.message, { exitCode: e.exitCode, hint: e.hint?.includes('--verbose') ? undefined : e.hint, details: e.details });
+    if (!verbose)
+      throw new ToolboxError(e.code, e.message, {
+        exitCode: e.exitCode,
+        hint: e.hint,
+        details: Object.keys(rest).length ? rest : undefined,
+      });
+    if (!json)
+      io.stderr.write(
+        `${logs ? `${style.dim('tool output:')}\n${logs.trimEnd()}\n` : ''}${traceback ? `${style.dim('traceback:')}\n${traceback.trimEnd()}\n` : ''}`,
+      );
+    throw new ToolboxError(e.code, e.message, {
+      exitCode: e.exitCode,
+      hint: e.hint?.includes('--verbose') ? undefined : e.hint,
+      details: e.details,
+    });
   } finally {
     await runtime.close();
   }
@@ -46,7 +74,11 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
   }
   for (const w of res.warnings) io.stderr.write(style.yellow(`warning: ${w}`) + '\n');
   if (verbose) {
-    io.stderr.write(style.dim(`sandbox: ${res.sandbox}  load ${res.loadMs} ms${res.cacheHit ? ' (cached)' : ''}  run ${res.runMs} ms  total ${res.durationMs} ms`) + '\n');
+    io.stderr.write(
+      style.dim(
+        `sandbox: ${res.sandbox}  load ${res.loadMs} ms${res.cacheHit ? ' (cached)' : ''}  run ${res.runMs} ms  total ${res.durationMs} ms`,
+      ) + '\n',
+    );
     if (res.logs) io.stderr.write(`${style.dim('tool output:')}\n${res.logs.trimEnd()}\n`);
   }
   io.stdout.write(res.text.endsWith('\n') || res.text === '' ? res.text : res.text + '\n');

@@ -9,26 +9,47 @@ import { DEFINITION_FORMATS, toDefinitions, type DefinitionFormat } from '../sel
 /** Parse --top: a positive integer. */
 export function parseTop(v: unknown, flag = '--top'): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw usageError('invalid_top', `${flag} must be a positive integer, got '${String(v)}'`, `For example: ${flag} 5`);
+  if (!Number.isInteger(n) || n < 1)
+    throw usageError('invalid_top', `${flag} must be a positive integer, got '${String(v)}'`, `For example: ${flag} 5`);
   return n;
 }
 
 /** `toolbox select "<query>"`: the tools a query would get, with scores, why, and the token saving. */
-export async function selectCommand(ctx: CommandContext, args: unknown[], opts: Record<string, unknown>, cmd: Command): Promise<number> {
+export async function selectCommand(
+  ctx: CommandContext,
+  args: unknown[],
+  opts: Record<string, unknown>,
+  cmd: Command,
+): Promise<number> {
   const query = String(args[0] ?? '');
-  if (!query.trim()) throw usageError('empty_query', 'the query is empty', 'Say what the user asked: toolbox select "weather in Paris"');
-  if (opts.user && opts.role) throw usageError('conflicting_options', '--user and --role are mutually exclusive', 'Pass one of them.');
+  if (!query.trim())
+    throw usageError('empty_query', 'the query is empty', 'Say what the user asked: toolbox select "weather in Paris"');
+  if (opts.user && opts.role)
+    throw usageError('conflicting_options', '--user and --role are mutually exclusive', 'Pass one of them.');
   const fromCli = cmd.getOptionValueSource('top') === 'cli';
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
-  const top = fromCli ? parseTop(opts.top) : project.config.select?.top ?? parseTop(opts.top);
+  const top = fromCli ? parseTop(opts.top) : (project.config.select?.top ?? parseTop(opts.top));
   const sel = await selectTools(project, query, {
-    top, session: opts.session as string | undefined, tokens: true, env: ctx.io.env, signal: ctx.io.signal,
-    caller: opts.user || opts.role ? { user: opts.user as string | undefined, role: opts.role as string | undefined } : undefined,
+    top,
+    session: opts.session as string | undefined,
+    tokens: true,
+    env: ctx.io.env,
+    signal: ctx.io.signal,
+    caller:
+      opts.user || opts.role
+        ? { user: opts.user as string | undefined, role: opts.role as string | undefined }
+        : undefined,
   });
   for (const w of sel.warnings) ctx.io.stderr.write(`${ctx.style.yellow('warning:')} ${w}\n`);
   const format = opts.format as string;
   if ((DEFINITION_FORMATS as readonly string[]).includes(format)) {
-    printJson(ctx, toDefinitions(sel.results.map((r) => r.entry.contract), format as DefinitionFormat));
+    printJson(
+      ctx,
+      toDefinitions(
+        sel.results.map((r) => r.entry.contract),
+        format as DefinitionFormat,
+      ),
+    );
   } else if (ctx.opts.json) printJson(ctx, toJson(sel));
   else printHuman(ctx, sel);
   return 0;
@@ -38,8 +59,12 @@ function toJson(sel: Selection) {
   return {
     query: sel.query,
     results: sel.results.map((r) => ({
-      id: r.id, score: round(r.score), name: r.entry.contract.name, description: r.entry.contract.description,
-      file: r.entry.file, why: r.why.map((w) => ({ ...w, score: round(w.score) })),
+      id: r.id,
+      score: round(r.score),
+      name: r.entry.contract.name,
+      description: r.entry.contract.description,
+      file: r.entry.file,
+      why: r.why.map((w) => ({ ...w, score: round(w.score) })),
       ...(r.dense !== undefined ? { lexical: round(r.lexical), dense: round(r.dense) } : {}),
     })),
     tokens: sel.tokens,
@@ -57,13 +82,25 @@ function printHuman(ctx: CommandContext, sel: Selection): void {
     return;
   }
   const why = (r: Selection['results'][number]) =>
-    r.why.slice(0, 4).map((w) => `${w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`).join('; ');
+    r.why
+      .slice(0, 4)
+      .map((w) => `${w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`)
+      .join('; ');
   const rows = sel.results.map((r, i) => [String(i + 1), s.bold(r.id), r.score.toFixed(3), why(r)]);
-  ctx.io.stdout.write(renderTable(['#', 'tool', 'score', 'why (term: fields)'], rows, { width: ctx.io.stdout.columns, align: ['r', 'l', 'r', 'l'], header: s.dim }));
-  if (sel.history?.length) ctx.io.stdout.write(s.dim(`* from earlier in the session: ${sel.history.map((h) => `"${h}"`).join(', ')}\n`));
+  ctx.io.stdout.write(
+    renderTable(['#', 'tool', 'score', 'why (term: fields)'], rows, {
+      width: ctx.io.stdout.columns,
+      align: ['r', 'l', 'r', 'l'],
+      header: s.dim,
+    }),
+  );
+  if (sel.history?.length)
+    ctx.io.stdout.write(s.dim(`* from earlier in the session: ${sel.history.map((h) => `"${h}"`).join(', ')}\n`));
   if (sel.tokens) {
     const { full, selected } = sel.tokens;
     const saved = full > 0 ? ((full - selected) / full) * 100 : 0;
-    ctx.io.stdout.write(`tokens: ${selected} selected vs ${full} for all tools (full binding): ${s.green(`${saved.toFixed(saved >= 99.5 ? 2 : 1)}% saved`)}\n`);
+    ctx.io.stdout.write(
+      `tokens: ${selected} selected vs ${full} for all tools (full binding): ${s.green(`${saved.toFixed(saved >= 99.5 ? 2 : 1)}% saved`)}\n`,
+    );
   }
 }

@@ -8,13 +8,27 @@ import { printJson, type CommandContext } from '../output/context.js';
  * to stderr. Runs until the client disconnects (stdin closes) or SIGINT/SIGTERM; then every worker
  * and server process it started is stopped.
  */
-export async function serveCommand(ctx: CommandContext, _args: unknown[], opts: Record<string, unknown>): Promise<number> {
+export async function serveCommand(
+  ctx: CommandContext,
+  _args: unknown[],
+  opts: Record<string, unknown>,
+): Promise<number> {
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
-  if (opts.user && opts.role) throw usageError('conflicting_options', 'give --user or --role, not both', '--role wins over a user\'s roles anyway; pass just one.');
+  if (opts.user && opts.role)
+    throw usageError(
+      'conflicting_options',
+      'give --user or --role, not both',
+      "--role wins over a user's roles anyway; pass just one.",
+    );
   let port: number | undefined;
   if (opts.http !== undefined) {
     port = Number(opts.http);
-    if (!/^\d+$/.test(String(opts.http)) || port > 65535) throw usageError('invalid_port', `--http ${String(opts.http)} is not a port`, 'Give a number from 0 to 65535 (0 picks a free port).');
+    if (!/^\d+$/.test(String(opts.http)) || port > 65535)
+      throw usageError(
+        'invalid_port',
+        `--http ${String(opts.http)} is not a port`,
+        'Give a number from 0 to 65535 (0 picks a free port).',
+      );
   }
   const expose = opts.expose === 'all' ? 'all' : 'search';
   const { ServeCore } = await import('../serve/core.js');
@@ -61,8 +75,14 @@ export async function serveCommand(ctx: CommandContext, _args: unknown[], opts: 
  * the server has no authentication of its own. Said loudly on stderr (even with --json).
  */
 function exposedWarning(ctx: CommandContext, url: string, host: string, expose: string, tools: number): void {
-  const where = host === '0.0.0.0' || host === '::' || host === '[::]' ? 'every network interface of this machine' : `the address ${host}`;
-  const what = expose === 'all' ? `list and call all ${tools} tools` : `find and call all ${tools} tools (through search_tools and call_tool)`;
+  const where =
+    host === '0.0.0.0' || host === '::' || host === '[::]'
+      ? 'every network interface of this machine'
+      : `the address ${host}`;
+  const what =
+    expose === 'all'
+      ? `list and call all ${tools} tools`
+      : `find and call all ${tools} tools (through search_tools and call_tool)`;
   const lines = [
     `WARNING: toolbox serve is listening on ${where} (${url}) with NO AUTHENTICATION.`,
     `Anyone who can reach this port can ${what} of this registry, running them on this machine as this user`,

@@ -19,11 +19,27 @@ export async function statsCommand(ctx: CommandContext): Promise<number> {
     return 0;
   }
   const s = ctx.style;
-  const breaker = (b: string, at?: string) => (b === 'open' ? s.red(`open until ${at?.slice(11, 19) ?? '?'}Z`) : b === 'half_open' ? s.yellow('half-open') : 'closed');
-  const rows = stats.map((t) => [t.tool, String(t.calls), pct(t.successRate), ms(t.p50Ms), ms(t.p95Ms), ms(t.coldLoadMs), pct(t.cacheHitRate), breaker(t.breaker, t.reopensAt)]);
-  ctx.io.stdout.write(renderTable(['tool', 'calls', 'success', 'p50', 'p95', 'cold load', 'cache hits', 'breaker'], rows, {
-    align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
-    header: (h) => s.bold(h),
-  }));
+  const breaker = (b: string, at?: string) =>
+    b === 'open'
+      ? s.red(`open until ${at?.slice(11, 19) ?? '?'}Z`)
+      : b === 'half_open'
+        ? s.yellow('half-open')
+        : 'closed';
+  const rows = stats.map((t) => [
+    t.tool,
+    String(t.calls),
+    pct(t.successRate),
+    ms(t.p50Ms),
+    ms(t.p95Ms),
+    ms(t.coldLoadMs),
+    pct(t.cacheHitRate),
+    breaker(t.breaker, t.reopensAt),
+  ]);
+  ctx.io.stdout.write(
+    renderTable(['tool', 'calls', 'success', 'p50', 'p95', 'cold load', 'cache hits', 'breaker'], rows, {
+      align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      header: (h) => s.bold(h),
+    }),
+  );
   return 0;
 }

@@ -10,10 +10,14 @@ import { packageVersion } from '../util/version.js';
  * `toolbox validate [--format human|json|github|sarif] [--fail-on error|warning] [--no-routing]`:
  * exit 0 clean, 1 findings at or above --fail-on, 3 when the registry or config is broken.
  */
-export async function validateCommand(ctx: CommandContext, _args: unknown[], opts: Record<string, unknown>): Promise<number> {
+export async function validateCommand(
+  ctx: CommandContext,
+  _args: unknown[],
+  opts: Record<string, unknown>,
+): Promise<number> {
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
   const format: Format = ctx.opts.json ? 'json' : ((opts.format as Format | undefined) ?? 'human');
-  const failOn = ((opts.failOn as Severity | undefined) ?? 'error');
+  const failOn = (opts.failOn as Severity | undefined) ?? 'error';
   const spin = format === 'human' ? await spinner(ctx, `Validating ${project.registryDir}`) : undefined;
   let result;
   try {

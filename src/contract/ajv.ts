@@ -10,7 +10,13 @@ type AjvLike = {
   validateSchema(schema: object): boolean;
   errors?: AjvError[] | null;
 };
-export interface AjvError { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message?: string }
+export interface AjvError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
 
 let draft07: AjvLike | undefined;
 let draft2020: AjvLike | undefined;
@@ -18,7 +24,13 @@ let draft2020: AjvLike | undefined;
 function make(kind: '07' | '2020'): AjvLike {
   const Ctor = kind === '2020' ? require('ajv/dist/2020').default : require('ajv').default;
   // ownProperties: a required 'toString' must really be there, not inherited from Object.prototype.
-  const ajv = new Ctor({ allErrors: true, strict: false, validateFormats: true, ownProperties: true, loadSchema: undefined });
+  const ajv = new Ctor({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    ownProperties: true,
+    loadSchema: undefined,
+  });
   require('ajv-formats').default(ajv);
   return ajv as AjvLike;
 }
@@ -31,11 +43,16 @@ export function ajvFor(schema: JsonSchema | undefined): AjvLike {
 }
 
 /** Paths ("$defs.x.$ref") of every $ref that does not point inside the document. */
-export function remoteRefs(schema: unknown, path: (string | number)[] = [], out: { path: (string | number)[]; ref: string }[] = []) {
+export function remoteRefs(
+  schema: unknown,
+  path: (string | number)[] = [],
+  out: { path: (string | number)[]; ref: string }[] = [],
+) {
   if (Array.isArray(schema)) schema.forEach((v, i) => remoteRefs(v, [...path, i], out));
   else if (schema && typeof schema === 'object') {
     for (const [k, v] of Object.entries(schema)) {
-      if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && !v.startsWith('#')) out.push({ path: [...path, k], ref: v });
+      if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && !v.startsWith('#'))
+        out.push({ path: [...path, k], ref: v });
       else remoteRefs(v, [...path, k], out);
     }
   }
@@ -45,5 +62,8 @@ export function remoteRefs(schema: unknown, path: (string | number)[] = [], out:
 /** Turn an ajv instancePath ("/schema/properties/city") into path segments. */
 export function pointerToPath(pointer: string): string[] {
   if (!pointer) return [];
-  return pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

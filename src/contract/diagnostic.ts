@@ -17,5 +17,7 @@ export interface Diagnostic {
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
-  return ds.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
+  return ds.sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule),
+  );
 }

@@ -28,25 +28,63 @@ const at1 = () => ({ line: 1, column: 1 });
 export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
   const diags: Diagnostic[] = [];
   const err = (rule: string, message: string, pos: Pos, path?: readonly PathSeg[], hint?: string) =>
-    diags.push({ file, line: pos.line, column: pos.column, severity: 'error', rule, message, ...(path ? { path: path.join('.') } : {}), ...(hint ? { hint } : {}) });
-  const done = (data?: unknown, locate: ParsedContract['locate'] = at1): ParsedContract => ({ file, data, diagnostics: diags, locate });
+    diags.push({
+      file,
+      line: pos.line,
+      column: pos.column,
+      severity: 'error',
+      rule,
+      message,
+      ...(path ? { path: path.join('.') } : {}),
+      ...(hint ? { hint } : {}),
+    });
+  const done = (data?: unknown, locate: ParsedContract['locate'] = at1): ParsedContract => ({
+    file,
+    data,
+    diagnostics: diags,
+    locate,
+  });
 
   if (bytes.length > MAX_CONTRACT_BYTES) {
-    err('file-too-large', `contract file is ${bytes.length} bytes; the limit is ${MAX_CONTRACT_BYTES} (1 MiB)`, at1(), undefined, 'A contract describes one tool; move data out of it.');
+    err(
+      'file-too-large',
+      `contract file is ${bytes.length} bytes; the limit is ${MAX_CONTRACT_BYTES} (1 MiB)`,
+      at1(),
+      undefined,
+      'A contract describes one tool; move data out of it.',
+    );
     return done();
   }
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
-    err('binary-file', `file contains a NUL byte at offset ${nul}: not a text YAML file`, at1(), undefined, 'Remove it from the registry folder or rename it so it does not end in .yaml/.yml.');
+    err(
+      'binary-file',
+      `file contains a NUL byte at offset ${nul}: not a text YAML file`,
+      at1(),
+      undefined,
+      'Remove it from the registry folder or rename it so it does not end in .yaml/.yml.',
+    );
     return done();
   }
   const decoded = decodeUtf8(bytes);
   if ('error' in decoded) {
-    err('encoding', `${decoded.error}: contract files must be UTF-8`, decoded.pos, undefined, 'Re-save the file as UTF-8.');
+    err(
+      'encoding',
+      `${decoded.error}: contract files must be UTF-8`,
+      decoded.pos,
+      undefined,
+      'Re-save the file as UTF-8.',
+    );
     return done();
   }
   if (decoded.text.trim() === '' || /^(\s*#.*\n?)*\s*$/.test(decoded.text)) {
-    err('empty-file', 'contract file is empty', at1(), undefined, 'Fill it in (`toolbox new <id>` scaffolds one) or delete it.');
+    err(
+      'empty-file',
+      'contract file is empty',
+      at1(),
+      undefined,
+      'Fill it in (`toolbox new <id>` scaffolds one) or delete it.',
+    );
     return done();
   }
   const src = parseYamlSource(decoded.text);
@@ -54,12 +92,23 @@ export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
   if (src.errors.length) return done(undefined, src.locate);
   const data = src.value;
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    err('contract-schema', `a contract must be a YAML mapping, found ${Array.isArray(data) ? 'a list' : typeof data}`, at1());
+    err(
+      'contract-schema',
+      `a contract must be a YAML mapping, found ${Array.isArray(data) ? 'a list' : typeof data}`,
+      at1(),
+    );
     return done(data, src.locate);
   }
 
   const unsafe = findUnsafeKeys(data);
-  for (const p of unsafe) err('unsafe-key', `key '${p[p.length - 1]}' is not allowed (prototype pollution guard)`, src.locate(p), p, 'Rename or remove this key.');
+  for (const p of unsafe)
+    err(
+      'unsafe-key',
+      `key '${p[p.length - 1]}' is not allowed (prototype pollution guard)`,
+      src.locate(p),
+      p,
+      'Rename or remove this key.',
+    );
   if (unsafe.length) return done(data, src.locate);
 
   const validate = ajvFor(contractSchema).compile(contractSchema);
@@ -79,11 +128,22 @@ export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
   return { file, data, contract: data as ToolContract, diagnostics: diags, locate: src.locate };
 }
 
-function checkJsonSchema(schema: Record<string, unknown>, base: PathSeg[], locate: ParsedContract['locate'], err: (r: string, m: string, p: Pos, path?: readonly PathSeg[], h?: string) => void) {
+function checkJsonSchema(
+  schema: Record<string, unknown>,
+  base: PathSeg[],
+  locate: ParsedContract['locate'],
+  err: (r: string, m: string, p: Pos, path?: readonly PathSeg[], h?: string) => void,
+) {
   const refs = remoteRefs(schema);
   for (const r of refs) {
     const path = [...base, ...r.path];
-    err('remote-ref', `$ref '${r.ref}' points outside the contract; toolbox never fetches remote schemas`, locate(path), path, 'Inline the referenced schema under $defs and use "#/$defs/…".');
+    err(
+      'remote-ref',
+      `$ref '${r.ref}' points outside the contract; toolbox never fetches remote schemas`,
+      locate(path),
+      path,
+      'Inline the referenced schema under $defs and use "#/$defs/…".',
+    );
   }
   if (refs.length) return;
   const ajv = ajvFor(schema);
@@ -97,7 +157,12 @@ function checkJsonSchema(schema: Record<string, unknown>, base: PathSeg[], locat
   try {
     ajv.compile(schema);
   } catch (e) {
-    err('invalid-json-schema', `JSON Schema does not compile: ${e instanceof Error ? e.message : String(e)}`, locate(base), base);
+    err(
+      'invalid-json-schema',
+      `JSON Schema does not compile: ${e instanceof Error ? e.message : String(e)}`,
+      locate(base),
+      base,
+    );
   }
 }
 
@@ -128,12 +193,18 @@ function describeAjvError(e: AjvError, path: readonly PathSeg[]): string {
   const where = path.length ? `'${path.join('.')}'` : 'contract';
   const p = e.params;
   switch (e.keyword) {
-    case 'required': return `${where} is missing required property '${String(p.missingProperty)}'`;
+    case 'required':
+      return `${where} is missing required property '${String(p.missingProperty)}'`;
     case 'additionalProperty':
-    case 'additionalProperties': return `${where} has unknown property '${String(p.additionalProperty)}'`;
-    case 'enum': return `${where} must be one of: ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}`;
-    case 'type': return `${where} must be ${String(p.type)}`;
-    case 'pattern': return `${where} does not match the pattern ${String(p.pattern)}`;
-    default: return `${where} ${e.message ?? 'is invalid'}`;
+    case 'additionalProperties':
+      return `${where} has unknown property '${String(p.additionalProperty)}'`;
+    case 'enum':
+      return `${where} must be one of: ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}`;
+    case 'type':
+      return `${where} must be ${String(p.type)}`;
+    case 'pattern':
+      return `${where} does not match the pattern ${String(p.pattern)}`;
+    default:
+      return `${where} ${e.message ?? 'is invalid'}`;
   }
 }

@@ -3,7 +3,10 @@ import type { JsonSchema, LoaderType } from './types.js';
 const templated = { type: 'string', minLength: 1 };
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
 const sizeValue = {
-  anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*([kKmMgG][iI]?[bB]?|[bB])?$' }],
+  anyOf: [
+    { type: 'integer', minimum: 1 },
+    { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*([kKmMgG][iI]?[bB]?|[bB])?$' },
+  ],
 };
 
 /**
@@ -16,9 +19,22 @@ export const loaderConfigSchemas: Record<LoaderType, JsonSchema> = {
     required: ['module', 'function'],
     additionalProperties: false,
     properties: {
-      module: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$', description: 'Dotted module path, resolved with the project root on sys.path.' },
-      function: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Name of the function in the module; called with the arguments as keyword arguments.' },
-      python: { type: 'string', minLength: 1, description: 'Interpreter to use (path or command; default python3). A venv path relative to the project root is allowed.' },
+      module: {
+        type: 'string',
+        pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$',
+        description: 'Dotted module path, resolved with the project root on sys.path.',
+      },
+      function: {
+        type: 'string',
+        pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+        description: 'Name of the function in the module; called with the arguments as keyword arguments.',
+      },
+      python: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'Interpreter to use (path or command; default python3). A venv path relative to the project root is allowed.',
+      },
     },
   },
   node_module: {
@@ -27,7 +43,11 @@ export const loaderConfigSchemas: Record<LoaderType, JsonSchema> = {
     additionalProperties: false,
     properties: {
       module: { type: 'string', minLength: 1, description: 'Path of the module, relative to the project root.' },
-      function: { type: 'string', minLength: 1, description: "Export to call with the arguments object (default: 'default')." },
+      function: {
+        type: 'string',
+        minLength: 1,
+        description: "Export to call with the arguments object (default: 'default').",
+      },
     },
   },
   command: {
@@ -35,9 +55,18 @@ export const loaderConfigSchemas: Record<LoaderType, JsonSchema> = {
     required: ['argv'],
     additionalProperties: false,
     properties: {
-      argv: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Program and arguments; {{param}} placeholders are substituted per element, never through a shell.' },
-      stdin: { type: 'string', description: 'Text written to the program\'s stdin ({{param}} placeholders allowed).' },
-      parse: { enum: ['auto', 'json', 'text'], description: 'How stdout becomes the result (auto: JSON when it parses).' },
+      argv: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'string' },
+        description:
+          'Program and arguments; {{param}} placeholders are substituted per element, never through a shell.',
+      },
+      stdin: { type: 'string', description: "Text written to the program's stdin ({{param}} placeholders allowed)." },
+      parse: {
+        enum: ['auto', 'json', 'text'],
+        description: 'How stdout becomes the result (auto: JSON when it parses).',
+      },
     },
   },
   http: {
@@ -62,7 +91,7 @@ export const loaderConfigSchemas: Record<LoaderType, JsonSchema> = {
       env: stringMap,
       url: { type: 'string', pattern: '^https?://', description: 'Streamable HTTP endpoint of the MCP server.' },
       headers: stringMap,
-      tool: { type: 'string', minLength: 1, description: 'The tool\'s name on that server.' },
+      tool: { type: 'string', minLength: 1, description: "The tool's name on that server." },
     },
     oneOf: [{ required: ['command'] }, { required: ['url'] }],
   },
@@ -78,19 +107,36 @@ export const contractSchema: JsonSchema = {
   additionalProperties: false,
   properties: {
     $schema: { type: 'string' },
-    id: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,63}$', description: 'Unique tool id (letters, digits, _ . -; at most 64 characters).' },
+    id: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,63}$',
+      description: 'Unique tool id (letters, digits, _ . -; at most 64 characters).',
+    },
     name: { type: 'string', minLength: 1, description: 'Human-readable name, any language.' },
-    description: { type: 'string', description: 'What the tool does and when to use it. The selector and the model read this.' },
+    description: {
+      type: 'string',
+      description: 'What the tool does and when to use it. The selector and the model read this.',
+    },
     schema: { type: 'object', description: 'JSON Schema (draft 2020-12 or draft-07) of the input object.' },
     provider: { type: 'string' },
     loader: { enum: ['python_function', 'node_module', 'command', 'http', 'mcp'] },
     loader_config: { type: 'object' },
     version: { type: 'string' },
     tags: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
-    examples: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Queries that should select this tool (checked by validate).' },
+    examples: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description: 'Queries that should select this tool (checked by validate).',
+    },
     output_schema: { type: 'object' },
     format: { type: 'string', description: 'Template turning the result into text: {{field}}, {{a.b}}, {{.}}.' },
-    timeout: { anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h)?$' }], description: 'Wall-clock limit: seconds, or 500ms / 10s / 2m.' },
+    timeout: {
+      anyOf: [
+        { type: 'number', exclusiveMinimum: 0 },
+        { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?\\s*(ms|s|m|h)?$' },
+      ],
+      description: 'Wall-clock limit: seconds, or 500ms / 10s / 2m.',
+    },
     sandbox: {
       type: 'object',
       additionalProperties: false,
@@ -117,7 +163,12 @@ export const contractSchema: JsonSchema = {
           items: {
             anyOf: [
               { type: 'string', minLength: 1 },
-              { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' }, version: { type: 'string' }, version_flag: { type: 'string' } } },
+              {
+                type: 'object',
+                required: ['name'],
+                additionalProperties: false,
+                properties: { name: { type: 'string' }, version: { type: 'string' }, version_flag: { type: 'string' } },
+              },
             ],
           },
         },
@@ -127,7 +178,14 @@ export const contractSchema: JsonSchema = {
     permissions: {
       anyOf: [
         { type: 'array', items: { type: 'string' } },
-        { type: 'object', additionalProperties: false, properties: { roles: { type: 'array', items: { type: 'string' } }, users: { type: 'array', items: { type: 'string' } } } },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            roles: { type: 'array', items: { type: 'string' } },
+            users: { type: 'array', items: { type: 'string' } },
+          },
+        },
       ],
     },
     warm: { type: 'boolean' },

@@ -5,9 +5,20 @@ export type JsonSchema = { [key: string]: unknown };
 export const LOADER_TYPES = ['python_function', 'node_module', 'command', 'http', 'mcp'] as const;
 export type LoaderType = (typeof LOADER_TYPES)[number];
 
-export interface PythonFunctionConfig { module: string; function: string; python?: string }
-export interface NodeModuleConfig { module: string; function?: string }
-export interface CommandConfig { argv: string[]; stdin?: string; parse?: 'auto' | 'json' | 'text' }
+export interface PythonFunctionConfig {
+  module: string;
+  function: string;
+  python?: string;
+}
+export interface NodeModuleConfig {
+  module: string;
+  function?: string;
+}
+export interface CommandConfig {
+  argv: string[];
+  stdin?: string;
+  parse?: 'auto' | 'json' | 'text';
+}
 export interface HttpConfig {
   method?: string;
   url: string;
@@ -15,7 +26,14 @@ export interface HttpConfig {
   query?: Record<string, string>;
   body?: unknown;
 }
-export interface McpConfig { command?: string; args?: string[]; env?: Record<string, string>; url?: string; headers?: Record<string, string>; tool: string }
+export interface McpConfig {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+  tool: string;
+}
 
 /** The contract's `sandbox` section: what the default policy is loosened or tightened to. */
 export interface SandboxPolicy {
@@ -39,7 +57,11 @@ export interface SandboxPolicy {
   paths?: string[];
 }
 
-export interface BinRequirement { name: string; version?: string; version_flag?: string }
+export interface BinRequirement {
+  name: string;
+  version?: string;
+  version_flag?: string;
+}
 
 /** Runtime dependencies, checked by `toolbox deps` and before `run`. */
 export interface Requires {
@@ -51,7 +73,10 @@ export interface Requires {
   env?: string[];
 }
 
-export interface Permissions { roles?: string[]; users?: string[] }
+export interface Permissions {
+  roles?: string[];
+  users?: string[];
+}
 
 /** One tool contract, as written in its YAML file. */
 export interface ToolContract {

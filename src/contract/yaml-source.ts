@@ -1,7 +1,10 @@
 import { LineCounter, isMap, isSeq, isScalar, isPair, parseDocument, type Node as YNode } from 'yaml';
 
 export type PathSeg = string | number;
-export interface Pos { line: number; column: number }
+export interface Pos {
+  line: number;
+  column: number;
+}
 
 /** Parsed YAML plus a way to find where any JSON path sits in the source. */
 export interface YamlSource {
@@ -53,7 +56,7 @@ export function parseYamlSource(text: string): YamlSource {
         const key = pair.key as YNode;
         if (key?.range) best = at(key.range[0]);
         node = pair.value;
-      } else if (isSeq(node) && typeof seg === 'number' || (isSeq(node) && /^\d+$/.test(String(seg)))) {
+      } else if ((isSeq(node) && typeof seg === 'number') || (isSeq(node) && /^\d+$/.test(String(seg)))) {
         const item = (node as { items: unknown[] }).items[Number(seg)] as YNode | undefined;
         if (!item) return best;
         if (item.range) best = at(item.range[0]);
@@ -79,14 +82,22 @@ export function decodeUtf8(bytes: Uint8Array): { text: string } | { error: strin
     let line = 1;
     let lineStart = 0;
     for (let i = 0; i < bytes.length; i++) {
-      if (bytes[i] === 0x0a) { line++; lineStart = i + 1; continue; }
+      if (bytes[i] === 0x0a) {
+        line++;
+        lineStart = i + 1;
+        continue;
+      }
       const b = bytes[i]!;
       if (b < 0x80) continue;
       const len = b >= 0xf0 && b < 0xf5 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 && b < 0xe0 ? 2 : 0;
       let ok = len > 0 && i + len <= bytes.length;
       for (let k = 1; ok && k < len; k++) ok = (bytes[i + k]! & 0xc0) === 0x80;
       if (ok) {
-        try { new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + len)); } catch { ok = false; }
+        try {
+          new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + len));
+        } catch {
+          ok = false;
+        }
       }
       if (!ok) {
         const col = new TextDecoder().decode(bytes.subarray(lineStart, i)).length + 1;

@@ -8,13 +8,56 @@ import { runProcess, which, type Watch } from './util.js';
 
 /** Debian package names of common executables, for `apt-get install` hints. */
 const APT: Record<string, string> = {
-  git: 'git', curl: 'curl', wget: 'wget', jq: 'jq', ffmpeg: 'ffmpeg', ffprobe: 'ffmpeg', rg: 'ripgrep', fdfind: 'fd-find',
-  convert: 'imagemagick', magick: 'imagemagick', pandoc: 'pandoc', bwrap: 'bubblewrap', python3: 'python3', pip3: 'python3-pip',
-  node: 'nodejs', npm: 'npm', npx: 'npm', unzip: 'unzip', zip: 'zip', make: 'make', gcc: 'gcc', 'g++': 'g++', sqlite3: 'sqlite3',
-  psql: 'postgresql-client', mysql: 'default-mysql-client', 'redis-cli': 'redis-tools', gs: 'ghostscript', tesseract: 'tesseract-ocr',
-  pdftotext: 'poppler-utils', pdfinfo: 'poppler-utils', dot: 'graphviz', xmllint: 'libxml2-utils', rsync: 'rsync', ssh: 'openssh-client',
-  docker: 'docker.io', java: 'default-jre', ruby: 'ruby', perl: 'perl', go: 'golang-go', cargo: 'cargo', rustc: 'rustc', uv: 'uv',
-  sox: 'sox', exiftool: 'libimage-exiftool-perl', gh: 'gh', yq: 'yq', xz: 'xz-utils', zstd: 'zstd', '7z': 'p7zip-full', file: 'file',
+  git: 'git',
+  curl: 'curl',
+  wget: 'wget',
+  jq: 'jq',
+  ffmpeg: 'ffmpeg',
+  ffprobe: 'ffmpeg',
+  rg: 'ripgrep',
+  fdfind: 'fd-find',
+  convert: 'imagemagick',
+  magick: 'imagemagick',
+  pandoc: 'pandoc',
+  bwrap: 'bubblewrap',
+  python3: 'python3',
+  pip3: 'python3-pip',
+  node: 'nodejs',
+  npm: 'npm',
+  npx: 'npm',
+  unzip: 'unzip',
+  zip: 'zip',
+  make: 'make',
+  gcc: 'gcc',
+  'g++': 'g++',
+  sqlite3: 'sqlite3',
+  psql: 'postgresql-client',
+  mysql: 'default-mysql-client',
+  'redis-cli': 'redis-tools',
+  gs: 'ghostscript',
+  tesseract: 'tesseract-ocr',
+  pdftotext: 'poppler-utils',
+  pdfinfo: 'poppler-utils',
+  dot: 'graphviz',
+  xmllint: 'libxml2-utils',
+  rsync: 'rsync',
+  ssh: 'openssh-client',
+  docker: 'docker.io',
+  java: 'default-jre',
+  ruby: 'ruby',
+  perl: 'perl',
+  go: 'golang-go',
+  cargo: 'cargo',
+  rustc: 'rustc',
+  uv: 'uv',
+  sox: 'sox',
+  exiftool: 'libimage-exiftool-perl',
+  gh: 'gh',
+  yq: 'yq',
+  xz: 'xz-utils',
+  zstd: 'zstd',
+  '7z': 'p7zip-full',
+  file: 'file',
 };
 
 export function normalizeBin(b: string | BinRequirement): BinRequirement {
@@ -36,8 +79,20 @@ export function versionToken(text: string): string | undefined {
 }
 
 /** Check one executable. */
-export async function checkBin(req: BinRequirement, root: string, env: NodeJS.ProcessEnv, watch: Watch): Promise<RequirementResult> {
-  const row: RequirementResult = { kind: 'bin', name: req.name, wanted: req.version ?? '*', found: null, status: 'ok', fix: null };
+export async function checkBin(
+  req: BinRequirement,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  watch: Watch,
+): Promise<RequirementResult> {
+  const row: RequirementResult = {
+    kind: 'bin',
+    name: req.name,
+    wanted: req.version ?? '*',
+    found: null,
+    status: 'ok',
+    fix: null,
+  };
   const path = which(req.name, env, root, watch);
   if (!path) {
     // PATH itself is part of the fingerprint, so an absent executable needs no watch entry.
@@ -46,15 +101,27 @@ export async function checkBin(req: BinRequirement, root: string, env: NodeJS.Pr
   row.found = path;
   if (!req.version) return row;
   const { default: semver } = await import('semver');
-  if (!semver.validRange(req.version)) return { ...row, status: 'error', detail: `'${req.version}' is not a version range`, fix: "fix requires.bins: use a range such as '>=2.30'" };
+  if (!semver.validRange(req.version))
+    return {
+      ...row,
+      status: 'error',
+      detail: `'${req.version}' is not a version range`,
+      fix: "fix requires.bins: use a range such as '>=2.30'",
+    };
   const flag = req.version_flag ?? '--version';
   const r = await runProcess(path, flag.split(/\s+/).filter(Boolean), { env, cwd: root, timeoutMs: 10_000 });
   const token = versionToken(`${r.stdout}\n${r.stderr}`);
   const coerced = token ? semver.coerce(token) : null;
   if (!coerced) {
-    return { ...row, status: 'error', detail: `'${req.name} ${flag}' printed no version${r.error ? ` (${r.error})` : ''}`, fix: `set version_flag to the flag that prints ${req.name}'s version` };
+    return {
+      ...row,
+      status: 'error',
+      detail: `'${req.name} ${flag}' printed no version${r.error ? ` (${r.error})` : ''}`,
+      fix: `set version_flag to the flag that prints ${req.name}'s version`,
+    };
   }
   row.found = token!;
-  if (!semver.satisfies(coerced, req.version)) return { ...row, status: 'wrong_version', fix: `${installHint(req.name, env, root)} (need ${req.version})` };
+  if (!semver.satisfies(coerced, req.version))
+    return { ...row, status: 'wrong_version', fix: `${installHint(req.name, env, root)} (need ${req.version})` };
   return row;
 }

@@ -22,7 +22,10 @@ export interface Fingerprint {
   files: Record<string, number | null>;
 }
 
-interface CacheFile { version: number; tools: Record<string, { fp: Fingerprint; result: ToolDeps }> }
+interface CacheFile {
+  version: number;
+  tools: Record<string, { fp: Fingerprint; result: ToolDeps }>;
+}
 
 const cachePath = (p: Project) => join(p.stateDir, 'cache', 'deps.json');
 
@@ -37,7 +40,12 @@ export function contractStamp(entry: ToolEntry): Fingerprint['contract'] | undef
   }
 }
 
-export function makeFingerprint(entry: ToolEntry, env: NodeJS.ProcessEnv, envNames: string[], watch: Watch): Fingerprint | undefined {
+export function makeFingerprint(
+  entry: ToolEntry,
+  env: NodeJS.ProcessEnv,
+  envNames: string[],
+  watch: Watch,
+): Fingerprint | undefined {
   const contract = contractStamp(entry);
   if (!contract) return undefined;
   return {
@@ -50,7 +58,8 @@ export function makeFingerprint(entry: ToolEntry, env: NodeJS.ProcessEnv, envNam
 
 function fresh(fp: Fingerprint, entry: ToolEntry, env: NodeJS.ProcessEnv): boolean {
   const now = contractStamp(entry);
-  if (!now || now.file !== fp.contract.file || now.mtimeMs !== fp.contract.mtimeMs || now.size !== fp.contract.size) return false;
+  if (!now || now.file !== fp.contract.file || now.mtimeMs !== fp.contract.mtimeMs || now.size !== fp.contract.size)
+    return false;
   if ((env.PATH ?? '') !== fp.path) return false;
   for (const [n, set] of Object.entries(fp.env)) if (envSet(env, n) !== set) return false;
   for (const [f, m] of Object.entries(fp.files)) if (mtimeOf(f) !== m) return false;
@@ -62,7 +71,9 @@ export function readDepsCache(project: Project): CacheFile {
   try {
     const v = JSON.parse(readFileSync(cachePath(project), 'utf8')) as CacheFile;
     if (v.version === VERSION && v.tools && typeof v.tools === 'object') return v;
-  } catch { /* missing or corrupt: start over */ }
+  } catch {
+    /* missing or corrupt: start over */
+  }
   return { version: VERSION, tools: {} };
 }
 

@@ -35,7 +35,8 @@ export function varsIn(v: unknown, out: Set<string> = new Set()): Set<string> {
 /** True when a tool needs no check at all (so `run` pays nothing for it). */
 export function declaresNothing(entry: ToolEntry): boolean {
   const r = entry.contract.requires;
-  const none = !r || (!r.python?.length && !(r.node && Object.keys(r.node).length) && !r.bins?.length && !r.env?.length);
+  const none =
+    !r || (!r.python?.length && !(r.node && Object.keys(r.node).length) && !r.bins?.length && !r.env?.length);
   const loader = entry.contract.loader;
   return none && loader === 'node_module';
 }
@@ -59,7 +60,8 @@ export function collect(project: Project, entry: ToolEntry): Declared {
   if (c.loader === 'http') varsIn([lc.url, lc.headers, lc.query, lc.body], env);
   if (c.loader === 'command' && Array.isArray(lc.argv)) {
     const prog = lc.argv[0];
-    if (typeof prog === 'string' && !prog.includes('{{') && !bins.some((b) => b.name === prog)) bins.unshift({ name: prog });
+    if (typeof prog === 'string' && !prog.includes('{{') && !bins.some((b) => b.name === prog))
+      bins.unshift({ name: prog });
   }
   return {
     python,

@@ -14,15 +14,38 @@ import { runChecker } from './python.js';
 import { which } from './util.js';
 
 /** One thing that is wrong (error: doctor exits 1) or weaker than it could be (warning), with its fix. */
-export interface DoctorProblem { severity: 'error' | 'warning'; area: 'node' | 'python' | 'sandbox' | 'registry' | 'deps' | 'state'; message: string; fix: string }
+export interface DoctorProblem {
+  severity: 'error' | 'warning';
+  area: 'node' | 'python' | 'sandbox' | 'registry' | 'deps' | 'state';
+  message: string;
+  fix: string;
+}
 
 /** Everything doctor found. */
 export interface DoctorReport {
   healthy: boolean;
   node: { version: string; path: string };
-  python: { found: boolean; command: string; version?: string; executable?: string; packaging?: string | null; pip?: boolean; venv?: boolean; error?: string };
+  python: {
+    found: boolean;
+    command: string;
+    version?: string;
+    executable?: string;
+    packaging?: string | null;
+    pip?: boolean;
+    venv?: boolean;
+    error?: string;
+  };
   sandbox: Partial<SandboxInfo> & { error?: string };
-  registry: { dir?: string; found: boolean; config?: string; files?: number; tools?: number; errors?: number; warnings?: number; infos?: number };
+  registry: {
+    dir?: string;
+    found: boolean;
+    config?: string;
+    files?: number;
+    tools?: number;
+    errors?: number;
+    warnings?: number;
+    infos?: number;
+  };
   deps?: { tools: number; ok: number; missing: string[] };
   state: { dir?: string; items: { name: string; path: string; exists: boolean; what: string }[] };
   problems: DoctorProblem[];
@@ -38,7 +61,15 @@ const STATE_ITEMS: [string, string][] = [
 
 export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
   const problems: DoctorProblem[] = [];
-  const report: DoctorReport = { healthy: true, node: { version: process.versions.node, path: process.execPath }, python: { found: false, command: 'python3' }, sandbox: {}, registry: { found: false }, state: { items: [] }, problems };
+  const report: DoctorReport = {
+    healthy: true,
+    node: { version: process.versions.node, path: process.execPath },
+    python: { found: false, command: 'python3' },
+    sandbox: {},
+    registry: { found: false },
+    state: { items: [] },
+    problems,
+  };
 
   let project: Project | undefined;
   try {
@@ -46,22 +77,58 @@ export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): P
     report.registry = { dir: project.registryDir, found: true, config: project.configFile };
   } catch (e) {
     if (!(e instanceof ToolboxError)) throw e;
-    problems.push({ severity: 'error', area: 'registry', message: e.message, fix: e.code === 'registry_not_found' ? '`toolbox init` creates one (or pass --registry DIR)' : e.hint ?? 'fix the config file' });
-    try { project = resolveProject(opts, { mustExist: false }); report.registry.dir = project.registryDir; } catch { /* config itself is broken */ }
+    problems.push({
+      severity: 'error',
+      area: 'registry',
+      message: e.message,
+      fix:
+        e.code === 'registry_not_found'
+          ? '`toolbox init` creates one (or pass --registry DIR)'
+          : (e.hint ?? 'fix the config file'),
+    });
+    try {
+      project = resolveProject(opts, { mustExist: false });
+      report.registry.dir = project.registryDir;
+    } catch {
+      /* config itself is broken */
+    }
   }
 
   const [major] = process.versions.node.split('.').map(Number);
-  if (major! < 20) problems.push({ severity: 'error', area: 'node', message: `Node ${process.versions.node} is older than 20`, fix: 'install Node 20 or newer' });
+  if (major! < 20)
+    problems.push({
+      severity: 'error',
+      area: 'node',
+      message: `Node ${process.versions.node} is older than 20`,
+      fix: 'install Node 20 or newer',
+    });
 
   const py = which('python3', env, opts.cwd) ?? which('python', env, opts.cwd);
   if (!py) {
-    problems.push({ severity: 'warning', area: 'python', message: 'no python3 on PATH: python_function tools cannot run', fix: 'apt-get install python3 (or set loader_config.python per tool)' });
+    problems.push({
+      severity: 'warning',
+      area: 'python',
+      message: 'no python3 on PATH: python_function tools cannot run',
+      fix: 'apt-get install python3 (or set loader_config.python per tool)',
+    });
   } else {
     report.python = { found: true, command: py };
     try {
       const r = await runChecker(py, [], env, opts.cwd);
-      Object.assign(report.python, { version: r.version, executable: r.executable, packaging: r.packaging, pip: r.has_pip, venv: r.has_venv });
-      if (!r.has_venv) problems.push({ severity: 'warning', area: 'python', message: `${py} cannot create venvs: \`toolbox deps --install\` will not work`, fix: 'apt-get install python3-venv' });
+      Object.assign(report.python, {
+        version: r.version,
+        executable: r.executable,
+        packaging: r.packaging,
+        pip: r.has_pip,
+        venv: r.has_venv,
+      });
+      if (!r.has_venv)
+        problems.push({
+          severity: 'warning',
+          area: 'python',
+          message: `${py} cannot create venvs: \`toolbox deps --install\` will not work`,
+          fix: 'apt-get install python3-venv',
+        });
     } catch (e) {
       report.python.error = (e as Error).message;
       problems.push({ severity: 'error', area: 'python', message: (e as Error).message, fix: `check that ${py} runs` });
@@ -71,31 +138,76 @@ export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): P
   try {
     const { probeSandbox } = await import('../sandbox/index.js');
     report.sandbox = await probeSandbox(report.registry.found ? { stateDir: project?.stateDir } : {});
-    if (report.sandbox.tier === 'none') problems.push({ severity: 'error', area: 'sandbox', message: 'no isolation available: tools run with your files, network and processes', fix: 'apt-get install bubblewrap (or allow unprivileged user namespaces)' });
-    else if (report.sandbox.tier === 'unshare') problems.push({ severity: 'warning', area: 'sandbox', message: 'sandbox without filesystem confinement (user namespaces only): tools can read your files', fix: 'apt-get install bubblewrap' });
+    if (report.sandbox.tier === 'none')
+      problems.push({
+        severity: 'error',
+        area: 'sandbox',
+        message: 'no isolation available: tools run with your files, network and processes',
+        fix: 'apt-get install bubblewrap (or allow unprivileged user namespaces)',
+      });
+    else if (report.sandbox.tier === 'unshare')
+      problems.push({
+        severity: 'warning',
+        area: 'sandbox',
+        message: 'sandbox without filesystem confinement (user namespaces only): tools can read your files',
+        fix: 'apt-get install bubblewrap',
+      });
   } catch (e) {
     report.sandbox = { error: (e as Error).message };
-    problems.push({ severity: 'warning', area: 'sandbox', message: `could not probe the sandbox: ${(e as Error).message}`, fix: 'check that `bwrap --unshare-all --ro-bind / / true` or `unshare --user --map-root-user true` works' });
+    problems.push({
+      severity: 'warning',
+      area: 'sandbox',
+      message: `could not probe the sandbox: ${(e as Error).message}`,
+      fix: 'check that `bwrap --unshare-all --ro-bind / / true` or `unshare --user --map-root-user true` works',
+    });
   }
 
   if (report.registry.found && project) {
     const { validateProject } = await import('../lint/validate.js');
     const v = await validateProject(project, { routing: false });
     Object.assign(report.registry, v.summary);
-    if (v.summary.errors > 0) problems.push({ severity: 'error', area: 'registry', message: `${v.summary.errors} contract errors in ${project.registryDir}`, fix: '`toolbox validate` lists them with file:line:col' });
-    else if (v.summary.warnings > 0) problems.push({ severity: 'warning', area: 'registry', message: `${v.summary.warnings} lint warnings`, fix: '`toolbox validate` lists them' });
+    if (v.summary.errors > 0)
+      problems.push({
+        severity: 'error',
+        area: 'registry',
+        message: `${v.summary.errors} contract errors in ${project.registryDir}`,
+        fix: '`toolbox validate` lists them with file:line:col',
+      });
+    else if (v.summary.warnings > 0)
+      problems.push({
+        severity: 'warning',
+        area: 'registry',
+        message: `${v.summary.warnings} lint warnings`,
+        fix: '`toolbox validate` lists them',
+      });
     const { loadRegistry } = await import('../registry/registry.js');
     const deps = await checkDeps(project, loadRegistry(project).entries, { env });
     const missing = deps.filter((t) => !t.ok);
     report.deps = { tools: deps.length, ok: deps.length - missing.length, missing: missing.map((t) => t.id) };
-    for (const t of missing) problems.push({ severity: 'error', area: 'deps', message: depsMessage(t), fix: `\`toolbox deps ${t.id}\` shows the fix commands` });
+    for (const t of missing)
+      problems.push({
+        severity: 'error',
+        area: 'deps',
+        message: depsMessage(t),
+        fix: `\`toolbox deps ${t.id}\` shows the fix commands`,
+      });
   }
 
   if (project) {
     report.state.dir = project.stateDir;
-    report.state.items = STATE_ITEMS.map(([name, what]) => ({ name, path: join(project!.stateDir, name), exists: existsSync(join(project!.stateDir, name)), what }));
+    report.state.items = STATE_ITEMS.map(([name, what]) => ({
+      name,
+      path: join(project!.stateDir, name),
+      exists: existsSync(join(project!.stateDir, name)),
+      what,
+    }));
     if (existsSync(project.stateDir) && !statSync(project.stateDir).isDirectory()) {
-      problems.push({ severity: 'error', area: 'state', message: `${project.stateDir} is not a folder`, fix: `remove ${project.stateDir}` });
+      problems.push({
+        severity: 'error',
+        area: 'state',
+        message: `${project.stateDir} is not a folder`,
+        fix: `remove ${project.stateDir}`,
+      });
     }
   }
   report.healthy = !problems.some((p) => p.severity === 'error');

@@ -29,7 +29,11 @@ export interface InstallResult {
 const tail = (s: string, n = 6) => s.trim().split('\n').slice(-n).join('\n');
 
 /** Install the Python requirements of each tool into its own venv, one tool after another. */
-export async function installDeps(project: Project, entries: ToolEntry[], opts: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; onTool?: (id: string) => void } = {}): Promise<InstallResult[]> {
+export async function installDeps(
+  project: Project,
+  entries: ToolEntry[],
+  opts: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; onTool?: (id: string) => void } = {},
+): Promise<InstallResult[]> {
   const env = opts.env ?? process.env;
   const out: InstallResult[] = [];
   for (const entry of entries) {
@@ -39,22 +43,47 @@ export async function installDeps(project: Project, entries: ToolEntry[], opts: 
   return out;
 }
 
-async function installOne(project: Project, entry: ToolEntry, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<InstallResult> {
+async function installOne(
+  project: Project,
+  entry: ToolEntry,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<InstallResult> {
   const id = entry.contract.id;
   const decl = collect(project, entry);
   const lines = decl.python.lines.filter((l) => l.name.toLowerCase() !== 'python');
   if (lines.length === 0 && !decl.python.requirementsFile) return { id, status: 'skipped' };
   const absent = lines.find((l) => l.localPath && !existsSync(l.localPath));
-  if (absent) return { id, status: 'failed', error: `local requirement ${absent.localPath} does not exist`, fix: `fix the path '${absent.raw}' in requires.python of ${entry.file}` };
+  if (absent)
+    return {
+      id,
+      status: 'failed',
+      error: `local requirement ${absent.localPath} does not exist`,
+      fix: `fix the path '${absent.raw}' in requires.python of ${entry.file}`,
+    };
   const base = resolvePython(project, entry, env, { ignoreVenv: true });
   const dir = envDir(project, id);
-  if (!base.exists) return { id, status: 'failed', venv: dir, error: `interpreter ${base.command} not found`, fix: 'install python3 or set loader_config.python' };
+  if (!base.exists)
+    return {
+      id,
+      status: 'failed',
+      venv: dir,
+      error: `interpreter ${base.command} not found`,
+      fix: 'install python3 or set loader_config.python',
+    };
 
   const py = join(dir, 'bin', 'python');
   if (!existsSync(py)) {
     const r = await runProcess(base.command, ['-m', 'venv', dir], { env, cwd: project.root, signal });
     if (r.code !== 0 || !existsSync(py)) {
-      return { id, status: 'failed', venv: dir, base: base.command, error: `venv creation failed: ${tail(r.stderr || r.stdout || r.error || '')}`, fix: `${base.display} -m venv ${dir}  (Debian: apt-get install python3-venv)` };
+      return {
+        id,
+        status: 'failed',
+        venv: dir,
+        base: base.command,
+        error: `venv creation failed: ${tail(r.stderr || r.stdout || r.error || '')}`,
+        fix: `${base.display} -m venv ${dir}  (Debian: apt-get install python3-venv)`,
+      };
     }
   }
   // pip resolves relative paths against its working folder: run it beside the file that names them.
@@ -71,8 +100,22 @@ async function installOne(project: Project, entry: ToolEntry, env: NodeJS.Proces
   if (lines.every((l) => l.localPath)) args.push('--no-index');
   const r = await runProcess(py, args, { env: { ...env, PIP_REQUIRE_VIRTUALENV: '1' }, cwd, signal });
   if (r.code !== 0) {
-    return { id, status: 'failed', venv: dir, base: base.command, error: `pip install failed: ${tail(r.stderr || r.stdout || r.error || '')}`, fix: [py, ...args].map(shQuote).join(' ') };
+    return {
+      id,
+      status: 'failed',
+      venv: dir,
+      base: base.command,
+      error: `pip install failed: ${tail(r.stderr || r.stdout || r.error || '')}`,
+      fix: [py, ...args].map(shQuote).join(' '),
+    };
   }
-  writeFileAtomic(join(dir, ENV_MARKER), JSON.stringify({ id, base: base.command, created: new Date().toISOString(), requirements: lines.map((l) => l.raw) }, null, 2) + '\n');
+  writeFileAtomic(
+    join(dir, ENV_MARKER),
+    JSON.stringify(
+      { id, base: base.command, created: new Date().toISOString(), requirements: lines.map((l) => l.raw) },
+      null,
+      2,
+    ) + '\n',
+  );
   return { id, status: 'installed', venv: dir, base: base.command };
 }

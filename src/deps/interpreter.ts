@@ -19,7 +19,9 @@ export function envDir(project: Project, id: string): string {
 }
 
 const venvPython = (dir: string): string | undefined =>
-  [join(dir, 'bin', 'python3'), join(dir, 'bin', 'python'), join(dir, 'Scripts', 'python.exe')].find((p) => existsSync(p));
+  [join(dir, 'bin', 'python3'), join(dir, 'bin', 'python'), join(dir, 'Scripts', 'python.exe')].find((p) =>
+    existsSync(p),
+  );
 
 /**
  * The venv interpreter `toolbox deps --install` made for this tool, when it finished installing;
@@ -50,7 +52,12 @@ const show = (project: Project, p: string) => displayPath(p, project.root);
  * Resolve the interpreter of `entry`. `ignoreVenv` gives the one a venv would be created from.
  * Files whose change would change the answer are added to `watch`.
  */
-export function resolvePython(project: Project, entry: ToolEntry, env: NodeJS.ProcessEnv, opts: { ignoreVenv?: boolean; watch?: Watch } = {}): Interpreter {
+export function resolvePython(
+  project: Project,
+  entry: ToolEntry,
+  env: NodeJS.ProcessEnv,
+  opts: { ignoreVenv?: boolean; watch?: Watch } = {},
+): Interpreter {
   const { watch } = opts;
   if (!opts.ignoreVenv) {
     const marker = join(envDir(project, entry.contract.id), ENV_MARKER);
@@ -64,7 +71,11 @@ export function resolvePython(project: Project, entry: ToolEntry, env: NodeJS.Pr
     // A bare name is a folder/file under the project root when one exists there, else a command.
     if (configured.includes('/') || configured.startsWith('.') || configured.startsWith('~') || existsSync(p)) {
       let isDir = false;
-      try { isDir = statSync(p).isDirectory(); } catch { /* missing: reported below */ }
+      try {
+        isDir = statSync(p).isDirectory();
+      } catch {
+        /* missing: reported below */
+      }
       if (watch) watchFile(watch, p);
       const exe = isDir ? venvPython(p) : existsSync(p) ? p : undefined;
       const target = exe ?? (isDir ? join(p, 'bin', 'python') : p);

@@ -10,7 +10,10 @@ import type { RequirementResult } from './types.js';
 import { mtimeOf, shQuote, type Watch } from './util.js';
 
 /** A declared Node package and range ('*' for any version). */
-export interface NodeReq { name: string; range: string }
+export interface NodeReq {
+  name: string;
+  range: string;
+}
 
 /** `["lodash@^4", "@scope/x@1"]` or `{ lodash: "^4" }` to a list. */
 export function parseNodeRequires(v: string[] | Record<string, string> | undefined): NodeReq[] {
@@ -55,8 +58,21 @@ function installDir(fromDir: string, root: string, foundAt?: string): string {
 }
 
 /** Check one package from `fromDir`; `root` is where fix commands are run from. */
-export async function checkNodePackage(req: NodeReq, fromDir: string, root: string, env: NodeJS.ProcessEnv, watch: Watch): Promise<RequirementResult> {
-  const row: RequirementResult = { kind: 'node', name: req.name, wanted: req.range, found: null, status: 'ok', fix: null };
+export async function checkNodePackage(
+  req: NodeReq,
+  fromDir: string,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  watch: Watch,
+): Promise<RequirementResult> {
+  const row: RequirementResult = {
+    kind: 'node',
+    name: req.name,
+    wanted: req.range,
+    found: null,
+    status: 'ok',
+    fix: null,
+  };
   if (isBuiltin(req.name)) {
     row.found = 'builtin';
     return row;
@@ -69,7 +85,12 @@ export async function checkNodePackage(req: NodeReq, fromDir: string, root: stri
     return `npm install${rel ? ` --prefix ${shQuote(rel.startsWith('..') ? at : rel)}` : ''} ${shQuote(spec)}`;
   };
   if (req.range !== '*' && !semver.validRange(req.range)) {
-    return { ...row, status: 'error', detail: `'${req.range}' is not a semver range`, fix: `fix requires.node: use a range such as '^1.2'` };
+    return {
+      ...row,
+      status: 'error',
+      detail: `'${req.range}' is not a semver range`,
+      fix: `fix requires.node: use a range such as '^1.2'`,
+    };
   }
   for (const pkg of candidates(fromDir, req.name, env)) {
     const m = mtimeOf(pkg);
@@ -78,9 +99,12 @@ export async function checkNodePackage(req: NodeReq, fromDir: string, root: stri
     let version: string | undefined;
     try {
       version = (JSON.parse(readFileSync(pkg, 'utf8')) as { version?: string }).version;
-    } catch { /* unreadable package.json: Node would fail too */ }
+    } catch {
+      /* unreadable package.json: Node would fail too */
+    }
     row.found = version ?? 'unknown';
-    if (!version || !semver.satisfies(version, req.range, { includePrerelease: true })) return { ...row, status: 'wrong_version', fix: fixAt(pkg) };
+    if (!version || !semver.satisfies(version, req.range, { includePrerelease: true }))
+      return { ...row, status: 'wrong_version', fix: fixAt(pkg) };
     return row;
   }
   return { ...row, status: 'missing', fix: fixAt() };

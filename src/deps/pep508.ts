@@ -28,7 +28,11 @@ export function parsePep508(line: string): Pep508 | undefined {
   if (rest.startsWith('[')) {
     const end = rest.indexOf(']');
     if (end < 0) return undefined;
-    extras = rest.slice(1, end).split(',').map((s) => s.trim()).filter(Boolean);
+    extras = rest
+      .slice(1, end)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     rest = rest.slice(end + 1).trimStart();
   }
   let url: string | undefined;
@@ -43,7 +47,10 @@ export function parsePep508(line: string): Pep508 | undefined {
     const semi = rest.indexOf(';');
     const spec = semi < 0 ? rest : rest.slice(0, semi);
     if (semi >= 0) marker = rest.slice(semi + 1).trim();
-    specifier = spec.trim().replace(/^\((.*)\)$/, '$1').replace(/\s+/g, '');
+    specifier = spec
+      .trim()
+      .replace(/^\((.*)\)$/, '$1')
+      .replace(/\s+/g, '');
     if (specifier && !/^(~=|===|==|!=|<=|>=|<|>)/.test(specifier)) return undefined;
   }
   return { name: m[1]!, extras, specifier, url, marker: marker || undefined };
@@ -52,19 +59,39 @@ export function parsePep508(line: string): Pep508 | undefined {
 type Token = { t: 'var' | 'str' | 'op' | 'lp' | 'rp' | 'and' | 'or'; v: string };
 
 const MARKER_VARS = new Set([
-  'implementation_name', 'implementation_version', 'os_name', 'platform_machine', 'platform_release', 'platform_system',
-  'platform_version', 'python_full_version', 'platform_python_implementation', 'python_version', 'sys_platform', 'extra',
+  'implementation_name',
+  'implementation_version',
+  'os_name',
+  'platform_machine',
+  'platform_release',
+  'platform_system',
+  'platform_version',
+  'python_full_version',
+  'platform_python_implementation',
+  'python_version',
+  'sys_platform',
+  'extra',
   // legacy dotted names still accepted by packaging
-  'os.name', 'sys.platform', 'platform.version', 'platform.machine', 'platform.python_implementation', 'python_implementation',
+  'os.name',
+  'sys.platform',
+  'platform.version',
+  'platform.machine',
+  'platform.python_implementation',
+  'python_implementation',
 ]);
 const LEGACY: Record<string, string> = {
-  'os.name': 'os_name', 'sys.platform': 'sys_platform', 'platform.version': 'platform_version', 'platform.machine': 'platform_machine',
-  'platform.python_implementation': 'platform_python_implementation', python_implementation: 'platform_python_implementation',
+  'os.name': 'os_name',
+  'sys.platform': 'sys_platform',
+  'platform.version': 'platform_version',
+  'platform.machine': 'platform_machine',
+  'platform.python_implementation': 'platform_python_implementation',
+  python_implementation: 'platform_python_implementation',
 };
 
 function tokenize(s: string): Token[] {
   const out: Token[] = [];
-  const re = /\s*(?:(\()|(\))|('[^']*'|"[^"]*")|(===|==|!=|<=|>=|~=|<|>|not\s+in\b|in\b)|(and\b|or\b)|([A-Za-z_][A-Za-z0-9_.]*))/y;
+  const re =
+    /\s*(?:(\()|(\))|('[^']*'|"[^"]*")|(===|==|!=|<=|>=|~=|<|>|not\s+in\b|in\b)|(and\b|or\b)|([A-Za-z_][A-Za-z0-9_.]*))/y;
   let i = 0;
   while (i < s.length) {
     if (/^\s*$/.test(s.slice(i))) break;
@@ -97,15 +124,24 @@ function compare(lhs: string, op: string, rhs: string): boolean {
   if (op === 'not in') return !rhs.includes(lhs);
   // As packaging does: compare as PEP 440 versions when the right side is one, else as strings.
   const p = pep();
-  if (op !== '===' && p.valid(lhs) && (p.valid(rhs) || /\.\*$/.test(rhs))) return p.satisfies(lhs, `${op}${rhs}`, { prereleases: true });
+  if (op !== '===' && p.valid(lhs) && (p.valid(rhs) || /\.\*$/.test(rhs)))
+    return p.satisfies(lhs, `${op}${rhs}`, { prereleases: true });
   switch (op) {
-    case '==': case '===': return lhs === rhs;
-    case '!=': return lhs !== rhs;
-    case '<': return lhs < rhs;
-    case '<=': return lhs <= rhs;
-    case '>': return lhs > rhs;
-    case '>=': return lhs >= rhs;
-    default: throw new Error(`operator '${op}' needs versions on both sides`);
+    case '==':
+    case '===':
+      return lhs === rhs;
+    case '!=':
+      return lhs !== rhs;
+    case '<':
+      return lhs < rhs;
+    case '<=':
+      return lhs <= rhs;
+    case '>':
+      return lhs > rhs;
+    case '>=':
+      return lhs >= rhs;
+    default:
+      throw new Error(`operator '${op}' needs versions on both sides`);
   }
 }
 
@@ -132,12 +168,18 @@ export function evaluateMarker(marker: string, env: Record<string, string>): boo
   };
   const and = (): boolean => {
     let v = atom();
-    while (toks[i]?.t === 'and') { i++; v = atom() && v; }
+    while (toks[i]?.t === 'and') {
+      i++;
+      v = atom() && v;
+    }
     return v;
   };
   const or = (): boolean => {
     let v = and();
-    while (toks[i]?.t === 'or') { i++; v = and() || v; }
+    while (toks[i]?.t === 'or') {
+      i++;
+      v = and() || v;
+    }
     return v;
   };
   const v = or();

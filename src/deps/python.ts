@@ -11,7 +11,14 @@ import type { RequirementResult } from './types.js';
 import { runProcess, shQuote } from './util.js';
 
 /** What the checker reports for one line. */
-interface LineReport { name: string | null; installed: string | null; marker: boolean | null; satisfied: boolean | null; specifier: string | null; error: string | null }
+interface LineReport {
+  name: string | null;
+  installed: string | null;
+  marker: boolean | null;
+  satisfied: boolean | null;
+  specifier: string | null;
+  error: string | null;
+}
 
 /** What the checker reports about an interpreter, plus its verdict per line. */
 export interface CheckerReport {
@@ -29,13 +36,20 @@ export interface CheckerReport {
 const CHECKER = fileURLToPath(new URL('./checker.py', import.meta.url));
 
 /** Run the checker once with all `lines` (deduplicated by the caller). Throws a readable Error. */
-export async function runChecker(python: string, lines: PyLine[], env: NodeJS.ProcessEnv, cwd: string): Promise<CheckerReport> {
+export async function runChecker(
+  python: string,
+  lines: PyLine[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<CheckerReport> {
   const input = JSON.stringify({ reqs: lines.map((l) => ({ line: l.line, name: l.name })) });
   const r = await runProcess(python, [CHECKER], { env, cwd, input, timeoutMs: 60_000 });
   if (r.code === 0) {
     try {
       return JSON.parse(r.stdout) as CheckerReport;
-    } catch { /* reported below */ }
+    } catch {
+      /* reported below */
+    }
   }
   const why = r.error ?? (r.stderr.trim().split('\n').pop() || `exit ${r.code}`);
   throw new Error(`cannot run ${python}: ${why}`);
@@ -50,7 +64,13 @@ export function pipFix(py: Interpreter, l: PyLine, rel: (p: string) => string): 
 }
 
 /** Turn the checker's answer for `l` into a result row. */
-export function judgeLine(l: PyLine, r: LineReport | undefined, report: CheckerReport, py: Interpreter, rel: (p: string) => string): RequirementResult {
+export function judgeLine(
+  l: PyLine,
+  r: LineReport | undefined,
+  report: CheckerReport,
+  py: Interpreter,
+  rel: (p: string) => string,
+): RequirementResult {
   const row: RequirementResult = { kind: 'python', name: l.name, wanted: l.raw, found: null, status: 'ok', fix: null };
   const isPython = l.name.toLowerCase() === 'python';
   const fail = (status: RequirementResult['status'], detail?: string): RequirementResult => {
@@ -72,7 +92,7 @@ export function judgeLine(l: PyLine, r: LineReport | undefined, report: CheckerR
     } catch (e) {
       return fail('error', `cannot evaluate marker: ${(e as Error).message}`);
     }
-    satisfied = r.installed ? specifierContains(r.installed, p?.specifier ?? '') ?? null : null;
+    satisfied = r.installed ? (specifierContains(r.installed, p?.specifier ?? '') ?? null) : null;
   }
   if (marker === false) {
     row.status = 'skipped';

@@ -30,7 +30,8 @@ export interface PythonDecl {
   problems: { raw: string; file?: string; message: string }[];
 }
 
-const IGNORED_OPTIONS = /^(-i|--index-url|--extra-index-url|-f|--find-links|--no-index|--pre|--prefer-binary|--trusted-host|--no-binary|--only-binary|--require-hashes|-c|--constraint|--use-feature)\b/;
+const IGNORED_OPTIONS =
+  /^(-i|--index-url|--extra-index-url|-f|--find-links|--no-index|--pre|--prefer-binary|--trusted-host|--no-binary|--only-binary|--require-hashes|-c|--constraint|--use-feature)\b/;
 
 /** Read `requires.python` of a contract in `contractDir`. */
 export function parsePythonRequires(value: string[] | string | undefined, contractDir: string): PythonDecl {
@@ -58,7 +59,11 @@ function readFile(file: string, decl: PythonDecl, seen: Set<string>): void {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    decl.problems.push({ raw: file, file, message: `cannot read requirements file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+    decl.problems.push({
+      raw: file,
+      file,
+      message: `cannot read requirements file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    });
     return;
   }
   // pip: a trailing backslash continues the line; '#' after whitespace starts a comment.
@@ -69,7 +74,13 @@ function readFile(file: string, decl: PythonDecl, seen: Set<string>): void {
   }
 }
 
-function addLine(input: string, base: string, decl: PythonDecl, file: string | undefined, seen = new Set<string>()): void {
+function addLine(
+  input: string,
+  base: string,
+  decl: PythonDecl,
+  file: string | undefined,
+  seen = new Set<string>(),
+): void {
   const raw = input.trim();
   if (!raw) return;
   const inc = /^(?:-r|--requirement)(?:\s+|=)(.+)$/.exec(raw);
@@ -79,7 +90,10 @@ function addLine(input: string, base: string, decl: PythonDecl, file: string | u
   }
   if (IGNORED_OPTIONS.test(raw)) return;
   // Per-requirement options (--hash=...) do not change what must be installed.
-  const text = raw.replace(/^(?:-e|--editable)(?:\s+|=)/, '').replace(/\s+--[a-z-]+(=\S+)?/g, '').trim();
+  const text = raw
+    .replace(/^(?:-e|--editable)(?:\s+|=)/, '')
+    .replace(/\s+--[a-z-]+(=\S+)?/g, '')
+    .trim();
   if (looksLikePath(text)) {
     const localPath = isAbsolute(text) ? text : resolve(base, text.replace(/^file:(\/\/)?/, ''));
     const name = nameOfLocal(localPath);
@@ -95,7 +109,9 @@ function addLine(input: string, base: string, decl: PythonDecl, file: string | u
     decl.problems.push({ raw, file, message: `'${raw}' is not a PEP 508 requirement` });
     return;
   }
-  const localPath = parsed.url?.startsWith('file:') ? decodeURIComponent(parsed.url.replace(/^file:(\/\/)?/, '')) : undefined;
+  const localPath = parsed.url?.startsWith('file:')
+    ? decodeURIComponent(parsed.url.replace(/^file:(\/\/)?/, ''))
+    : undefined;
   decl.lines.push({ line: text, name: parsed.name, raw, localPath, file });
 }
 
@@ -111,9 +127,19 @@ export function nameOfLocal(path: string): string | undefined {
   const sdist = /^(.+?)-\d[^-]*\.(tar\.gz|zip|tar\.bz2)$/.exec(file);
   if (sdist) return sdist[1]!;
   let isDir = false;
-  try { isDir = statSync(path).isDirectory(); } catch { return undefined; }
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    return undefined;
+  }
   if (!isDir) return undefined;
-  const read = (f: string) => { try { return readFileSync(join(path, f), 'utf8'); } catch { return ''; } };
+  const read = (f: string) => {
+    try {
+      return readFileSync(join(path, f), 'utf8');
+    } catch {
+      return '';
+    }
+  };
   const pyproject = read('pyproject.toml');
   const project = /^\[project\]\s*$([\s\S]*?)(^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? '';
   const fromProject = /^\s*name\s*=\s*["']([^"']+)["']/m.exec(project)?.[1];

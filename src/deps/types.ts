@@ -43,4 +43,5 @@ export interface CheckOptions {
   cache?: boolean;
 }
 
-export const isProblem = (r: RequirementResult): boolean => r.status === 'missing' || r.status === 'wrong_version' || r.status === 'error';
+export const isProblem = (r: RequirementResult): boolean =>
+  r.status === 'missing' || r.status === 'wrong_version' || r.status === 'error';

@@ -43,27 +43,54 @@ export function shQuote(s: string): string {
 }
 
 /** The outcome of a small helper process (a version query, the checker, pip). */
-export interface ProcResult { code: number | null; stdout: string; stderr: string; error?: string }
+export interface ProcResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  error?: string;
+}
 
 /** Run a program to completion without a shell; never throws. */
-export function runProcess(cmd: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number; signal?: AbortSignal }): Promise<ProcResult> {
+export function runProcess(
+  cmd: string,
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number; signal?: AbortSignal },
+): Promise<ProcResult> {
   return new Promise((res) => {
     let stdout = '';
     let stderr = '';
     let settled = false;
-    const done = (r: ProcResult) => { if (!settled) { settled = true; res(r); } };
+    const done = (r: ProcResult) => {
+      if (!settled) {
+        settled = true;
+        res(r);
+      }
+    };
     let child;
     try {
-      child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'], timeout: opts.timeoutMs, signal: opts.signal, killSignal: 'SIGKILL' });
+      child = spawn(cmd, args, {
+        env: opts.env,
+        cwd: opts.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        timeout: opts.timeoutMs,
+        signal: opts.signal,
+        killSignal: 'SIGKILL',
+      });
     } catch (e) {
       done({ code: null, stdout, stderr, error: (e as Error).message });
       return;
     }
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.on('error', (e) => done({ code: null, stdout, stderr, error: e.message }));
     child.on('close', (code, sig) => done({ code, stdout, stderr, error: sig ? `killed by ${sig}` : undefined }));
-    child.stdin.on('error', () => { /* the program may not read its input */ });
+    child.stdin.on('error', () => {
+      /* the program may not read its input */
+    });
     child.stdin.end(opts.input ?? '');
   });
 }

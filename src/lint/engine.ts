@@ -18,7 +18,12 @@ function configError(file: string | undefined, message: string, hint: string): T
  * rule ids, severities or option names are config errors (exit 3) with "did you mean".
  * `extra` are configurable non-lint checks (such as 'routing').
  */
-export function lintSettings(rules: LintRule[], config: ToolboxConfig, configFile?: string, extra: RuleMeta[] = []): LintSettings {
+export function lintSettings(
+  rules: LintRule[],
+  config: ToolboxConfig,
+  configFile?: string,
+  extra: RuleMeta[] = [],
+): LintSettings {
   const metas = [...rules.map((r) => r.meta), ...extra];
   const byId = new Map(metas.map((m) => [m.id, m]));
   const settings: LintSettings = { severity: {}, options: {} };
@@ -27,29 +32,52 @@ export function lintSettings(rules: LintRule[], config: ToolboxConfig, configFil
     settings.options[m.id] = { ...(m.options ?? {}) };
   }
   const lint = config.lint ?? {};
-  if (typeof lint !== 'object' || Array.isArray(lint)) throw configError(configFile, '`lint` must be a mapping', 'Use `lint: { rules: {...}, options: {...} }`.');
+  if (typeof lint !== 'object' || Array.isArray(lint))
+    throw configError(configFile, '`lint` must be a mapping', 'Use `lint: { rules: {...}, options: {...} }`.');
   const known = (id: string, where: string) => {
     if (byId.has(id)) return byId.get(id)!;
     const near = closest(id, byId.keys());
-    throw configError(configFile, `${where}: unknown rule '${id}'.${near.length ? ` Did you mean '${near[0]}'?` : ''}`, `Rules: ${[...byId.keys()].join(', ')}.`);
+    throw configError(
+      configFile,
+      `${where}: unknown rule '${id}'.${near.length ? ` Did you mean '${near[0]}'?` : ''}`,
+      `Rules: ${[...byId.keys()].join(', ')}.`,
+    );
   };
   for (const [id, sev] of Object.entries(lint.rules ?? {})) {
     known(id, 'lint.rules');
     if (!SEVERITIES.includes(String(sev))) {
-      throw configError(configFile, `lint.rules.${id}: '${String(sev)}' is not a severity`, `Use one of: ${SEVERITIES.join(', ')}.`);
+      throw configError(
+        configFile,
+        `lint.rules.${id}: '${String(sev)}' is not a severity`,
+        `Use one of: ${SEVERITIES.join(', ')}.`,
+      );
     }
     settings.severity[id] = sev as Severity | 'off';
   }
   for (const [id, opts] of Object.entries(lint.options ?? {})) {
     const meta = known(id, 'lint.options');
-    if (!opts || typeof opts !== 'object' || Array.isArray(opts)) throw configError(configFile, `lint.options.${id} must be a mapping`, 'e.g. `description-too-short: { min: 30 }`.');
+    if (!opts || typeof opts !== 'object' || Array.isArray(opts))
+      throw configError(
+        configFile,
+        `lint.options.${id} must be a mapping`,
+        'e.g. `description-too-short: { min: 30 }`.',
+      );
     for (const [k, v] of Object.entries(opts)) {
       const def = meta.options?.[k];
       if (def === undefined) {
         const names = Object.keys(meta.options ?? {});
-        throw configError(configFile, `lint.options.${id}: unknown option '${k}'`, names.length ? `Options of ${id}: ${names.join(', ')}.` : `${id} takes no options.`);
+        throw configError(
+          configFile,
+          `lint.options.${id}: unknown option '${k}'`,
+          names.length ? `Options of ${id}: ${names.join(', ')}.` : `${id} takes no options.`,
+        );
       }
-      if (typeof v !== typeof def) throw configError(configFile, `lint.options.${id}.${k} must be a ${typeof def}`, `Default: ${JSON.stringify(def)}.`);
+      if (typeof v !== typeof def)
+        throw configError(
+          configFile,
+          `lint.options.${id}.${k} must be a ${typeof def}`,
+          `Default: ${JSON.stringify(def)}.`,
+        );
       settings.options[id]![k] = v as number | string | boolean;
     }
   }
@@ -60,7 +88,12 @@ export function lintSettings(rules: LintRule[], config: ToolboxConfig, configFil
  * Run every enabled rule over the files. A rule that throws is a bug in toolbox, but it must not
  * stop validation of everything else: it becomes an error diagnostic naming the rule.
  */
-export function runLint(rules: LintRule[], files: LintFile[], settings: LintSettings, displayPath: (f: string) => string): Diagnostic[] {
+export function runLint(
+  rules: LintRule[],
+  files: LintFile[],
+  settings: LintSettings,
+  displayPath: (f: string) => string,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const rule of rules) {
     const id = rule.meta.id;
@@ -69,12 +102,30 @@ export function runLint(rules: LintRule[], files: LintFile[], settings: LintSett
     const options = settings.options[id] ?? {};
     const emit = (f: LintFile, r: Report) => {
       const pos = f.locate(r.path);
-      out.push({ file: f.file, line: pos.line, column: pos.column, severity, rule: id, message: r.message, path: r.path.join('.'), ...(r.hint ? { hint: r.hint } : {}) });
+      out.push({
+        file: f.file,
+        line: pos.line,
+        column: pos.column,
+        severity,
+        rule: id,
+        message: r.message,
+        path: r.path.join('.'),
+        ...(r.hint ? { hint: r.hint } : {}),
+      });
     };
     const guard = (f: LintFile | undefined, fn: () => void) => {
-      try { fn(); } catch (e) {
+      try {
+        fn();
+      } catch (e) {
         const file = f?.file ?? files[0]?.file ?? '';
-        out.push({ file, line: 1, column: 1, severity: 'error', rule: id, message: `lint rule '${id}' crashed: ${e instanceof Error ? e.message : String(e)} (a bug in toolbox)` });
+        out.push({
+          file,
+          line: 1,
+          column: 1,
+          severity: 'error',
+          rule: id,
+          message: `lint rule '${id}' crashed: ${e instanceof Error ? e.message : String(e)} (a bug in toolbox)`,
+        });
       }
     };
     if (rule.check) {

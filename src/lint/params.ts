@@ -35,7 +35,10 @@ function walk(s: Record<string, unknown>, path: PathSeg[], prefix: string, out: 
   if (isObj(s.items)) walk(s.items, [...path, 'items'], `${prefix}[]`, out, depth + 1);
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const variants = s[key];
-    if (Array.isArray(variants)) variants.forEach((v, i) => { if (isObj(v)) walk(v, [...path, key, i], prefix, out, depth + 1); });
+    if (Array.isArray(variants))
+      variants.forEach((v, i) => {
+        if (isObj(v)) walk(v, [...path, key, i], prefix, out, depth + 1);
+      });
   }
 }
 

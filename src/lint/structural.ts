@@ -6,16 +6,76 @@ import type { RuleMeta } from './types.js';
  * Their severity is fixed: a contract that fails them cannot be loaded.
  */
 export const STRUCTURAL_RULES: RuleMeta[] = [
-  { id: 'yaml-syntax', severity: 'error', description: 'The file is not valid YAML (or expands too many aliases).', docs: 'Fix the YAML at the reported position.' },
-  { id: 'encoding', severity: 'error', description: 'The file is not valid UTF-8.', docs: 'Re-save the file as UTF-8.' },
-  { id: 'binary-file', severity: 'error', description: 'The file contains NUL bytes: not a text file.', docs: 'Remove binary files from the registry folder.' },
-  { id: 'empty-file', severity: 'error', description: 'The contract file is empty.', docs: 'Fill it in (toolbox new <id>) or delete it.' },
-  { id: 'file-too-large', severity: 'error', description: 'The contract file is larger than 1 MiB.', docs: 'A contract describes one tool; move data out of it.' },
-  { id: 'unreadable', severity: 'error', description: 'The contract file could not be read.', docs: 'Check the file\'s permissions.' },
-  { id: 'unsafe-key', severity: 'error', description: 'A key such as __proto__ or constructor.', docs: 'These keys are refused to prevent prototype pollution; rename them.' },
-  { id: 'contract-schema', severity: 'error', description: 'The contract does not match the contract schema (schemas/contract.schema.json).', docs: 'Fix the field named in the message; editors can check contracts with the published schema.' },
-  { id: 'invalid-json-schema', severity: 'error', description: 'The tool\'s `schema` or `output_schema` is not a valid JSON Schema.', docs: 'Fix the JSON Schema keyword at the reported position.' },
-  { id: 'remote-ref', severity: 'error', description: 'A $ref points outside the contract (remote schemas are never fetched).', docs: 'Inline the referenced schema under $defs.' },
-  { id: 'duplicate-id', severity: 'error', description: 'Two contracts have the same tool id.', docs: 'Tool ids must be unique across the registry.' },
-  { id: 'routing', severity: 'warning', description: 'One of the tool\'s `examples` does not select the tool.', docs: 'Make the description say what the example asks for, or fix the example.' },
+  {
+    id: 'yaml-syntax',
+    severity: 'error',
+    description: 'The file is not valid YAML (or expands too many aliases).',
+    docs: 'Fix the YAML at the reported position.',
+  },
+  {
+    id: 'encoding',
+    severity: 'error',
+    description: 'The file is not valid UTF-8.',
+    docs: 'Re-save the file as UTF-8.',
+  },
+  {
+    id: 'binary-file',
+    severity: 'error',
+    description: 'The file contains NUL bytes: not a text file.',
+    docs: 'Remove binary files from the registry folder.',
+  },
+  {
+    id: 'empty-file',
+    severity: 'error',
+    description: 'The contract file is empty.',
+    docs: 'Fill it in (toolbox new <id>) or delete it.',
+  },
+  {
+    id: 'file-too-large',
+    severity: 'error',
+    description: 'The contract file is larger than 1 MiB.',
+    docs: 'A contract describes one tool; move data out of it.',
+  },
+  {
+    id: 'unreadable',
+    severity: 'error',
+    description: 'The contract file could not be read.',
+    docs: "Check the file's permissions.",
+  },
+  {
+    id: 'unsafe-key',
+    severity: 'error',
+    description: 'A key such as __proto__ or constructor.',
+    docs: 'These keys are refused to prevent prototype pollution; rename them.',
+  },
+  {
+    id: 'contract-schema',
+    severity: 'error',
+    description: 'The contract does not match the contract schema (schemas/contract.schema.json).',
+    docs: 'Fix the field named in the message; editors can check contracts with the published schema.',
+  },
+  {
+    id: 'invalid-json-schema',
+    severity: 'error',
+    description: "The tool's `schema` or `output_schema` is not a valid JSON Schema.",
+    docs: 'Fix the JSON Schema keyword at the reported position.',
+  },
+  {
+    id: 'remote-ref',
+    severity: 'error',
+    description: 'A $ref points outside the contract (remote schemas are never fetched).',
+    docs: 'Inline the referenced schema under $defs.',
+  },
+  {
+    id: 'duplicate-id',
+    severity: 'error',
+    description: 'Two contracts have the same tool id.',
+    docs: 'Tool ids must be unique across the registry.',
+  },
+  {
+    id: 'routing',
+    severity: 'warning',
+    description: "One of the tool's `examples` does not select the tool.",
+    docs: 'Make the description say what the example asks for, or fix the example.',
+  },
 ];

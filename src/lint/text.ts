@@ -21,28 +21,36 @@ export function stem(w: string): string {
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean);
 
-const STOP_EN = new Set(words(`a an the this that these those it its is are was were be been being to of in on for with by from at as
+const STOP_EN = new Set(
+  words(`a an the this that these those it its is are was were be been being to of in on for with by from at as
   and or but not no nor can could will would should may might must shall i you we they he she me my your our their them his her
   which who whom whose what when where why how all any each every into onto about than then so such also only just very more most
   other another there here if else use used using user users ask asks asked want wants need needs given give gives like e g eg ie
-  etc via per one two it's do does did done has have had having`).map(stem));
+  etc via per one two it's do does did done has have had having`).map(stem),
+);
 
-const STOP_ZH = new Set(words(`的 了 和 与 及 以及 或 或者 在 是 用 把 对 将 为 中 上 下 个 这 那 该 此 其 可以 能够 可 能 会 并 也 都 就 时 当 用于
-  适用 适用于 需要 如果 用户 使用 调用 根据 一个 并且 而 从 到 给 让 被 所 之 后 前 里 等 等等 例如 比如 如`));
+const STOP_ZH = new Set(
+  words(`的 了 和 与 及 以及 或 或者 在 是 用 把 对 将 为 中 上 下 个 这 那 该 此 其 可以 能够 可 能 会 并 也 都 就 时 当 用于
+  适用 适用于 需要 如果 用户 使用 调用 根据 一个 并且 而 从 到 给 让 被 所 之 后 前 里 等 等等 例如 比如 如`),
+);
 
 /**
  * Words that say nothing about what a tool acts on (verbs and nouns any tool could claim).
  * A description made only of these is vague: "处理文件", "handles files", "does stuff".
  */
-const GENERIC_EN = new Set(words(`handle process manage do perform deal work run execute support provide help operate make get
+const GENERIC_EN = new Set(
+  words(`handle process manage do perform deal work run execute support provide help operate make get
   thing things stuff data file files item items object objects input output content contents info information request requests task
   tasks operation operations action actions something anything everything various misc miscellaneous general generic tool tools
   function functions utility utilities helper helpers service services system feature features job jobs way ways some many
   different multiple basic simple common several certain specific relevant related etc result results value values method methods
-  module handler processor manager`).map(stem));
+  module handler processor manager`).map(stem),
+);
 
-const GENERIC_ZH = new Set(words(`处理 文件 数据 东西 操作 管理 执行 信息 内容 相关 功能 工具 进行 一些 各种 事情 事务 任务 服务 支持 提供 帮助
-  实现 完成 运行 对象 资料 问题 请求 结果 输入 输出 方法 模块 系统 某些 多种 不同 一般 通用 基本 简单 东东 做 搞 弄 干`));
+const GENERIC_ZH = new Set(
+  words(`处理 文件 数据 东西 操作 管理 执行 信息 内容 相关 功能 工具 进行 一些 各种 事情 事务 任务 服务 支持 提供 帮助
+  实现 完成 运行 对象 资料 问题 请求 结果 输入 输出 方法 模块 系统 某些 多种 不同 一般 通用 基本 简单 东东 做 搞 弄 干`),
+);
 
 export function isStopword(t: string): boolean {
   return STOP_EN.has(t) || STOP_ZH.has(t);
@@ -91,4 +99,3 @@ export function weightedLength(text: string): number {
   for (const ch of text.trim()) n += CJK.test(ch) ? 3 : 1;
   return n;
 }
-

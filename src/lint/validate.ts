@@ -12,7 +12,13 @@ import { STRUCTURAL_RULES } from './structural.js';
 import type { LintFile, LintSettings, RuleMeta } from './types.js';
 
 /** Counts for the end of a report. */
-export interface ValidationSummary { files: number; tools: number; errors: number; warnings: number; infos: number }
+export interface ValidationSummary {
+  files: number;
+  tools: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+}
 
 /** Everything `toolbox validate` found, sorted by file, line, column. */
 export interface ValidationResult {
@@ -56,7 +62,12 @@ function readCapped(file: string): { bytes: Uint8Array; size: number } {
  */
 export async function validateProject(project: Project, opts: ValidateOptions = {}): Promise<ValidationResult> {
   const rules = await loadRules();
-  const settings = lintSettings(rules, project.config, project.configFile, STRUCTURAL_RULES.filter((r) => r.id === 'routing'));
+  const settings = lintSettings(
+    rules,
+    project.config,
+    project.configFile,
+    STRUCTURAL_RULES.filter((r) => r.id === 'routing'),
+  );
   const base = opts.cwd ?? project.root;
   const displayPath = (f: string) => relative(base, f) || f;
 
@@ -73,13 +84,29 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
     try {
       read = readCapped(file);
     } catch (e) {
-      const d: Diagnostic = { file, line: 1, column: 1, severity: 'error', rule: 'unreadable', message: `cannot read the file: ${(e as Error).message}`, hint: 'Check the file\'s permissions.' };
+      const d: Diagnostic = {
+        file,
+        line: 1,
+        column: 1,
+        severity: 'error',
+        rule: 'unreadable',
+        message: `cannot read the file: ${(e as Error).message}`,
+        hint: "Check the file's permissions.",
+      };
       diagnostics.push(d);
       broken.push({ file, diagnostics: [d] });
       continue;
     }
     if (read.size > MAX_CONTRACT_BYTES) {
-      const d: Diagnostic = { file, line: 1, column: 1, severity: 'error', rule: 'file-too-large', message: `contract file is ${read.size} bytes; the limit is ${MAX_CONTRACT_BYTES} (1 MiB)`, hint: 'A contract describes one tool; move data out of it, or move the file out of the registry folder.' };
+      const d: Diagnostic = {
+        file,
+        line: 1,
+        column: 1,
+        severity: 'error',
+        rule: 'file-too-large',
+        message: `contract file is ${read.size} bytes; the limit is ${MAX_CONTRACT_BYTES} (1 MiB)`,
+        hint: 'A contract describes one tool; move data out of it, or move the file out of the registry folder.',
+      };
       diagnostics.push(d);
       broken.push({ file, diagnostics: [d] });
       continue;
@@ -87,7 +114,11 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
     const parsed = parseContract(file, read.bytes);
     diagnostics.push(...parsed.diagnostics);
     const data = parsed.data;
-    const structurallyParsed = data && typeof data === 'object' && !Array.isArray(data) && !parsed.diagnostics.some((d) => d.rule === 'unsafe-key');
+    const structurallyParsed =
+      data &&
+      typeof data === 'object' &&
+      !Array.isArray(data) &&
+      !parsed.diagnostics.some((d) => d.rule === 'unsafe-key');
     if (structurallyParsed) lintFiles.push({ file, data: data as Record<string, unknown>, locate: parsed.locate });
     if (!parsed.contract) {
       broken.push({ file, diagnostics: parsed.diagnostics });
@@ -98,7 +129,12 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
     if (dup) {
       const pos = parsed.locate(['id']);
       const d: Diagnostic = {
-        file, line: pos.line, column: pos.column, severity: 'error', rule: 'duplicate-id', path: 'id',
+        file,
+        line: pos.line,
+        column: pos.column,
+        severity: 'error',
+        rule: 'duplicate-id',
+        path: 'id',
         message: `duplicate id '${parsed.contract.id}': also defined in ${displayPath(dup.file)}:${dup.line ?? 1}`,
         hint: 'Tool ids must be unique across the registry; rename one of the two.',
       };

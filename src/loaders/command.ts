@@ -16,7 +16,10 @@ export function parseOutput(stdout: string, mode: CommandConfig['parse'] = 'auto
     return JSON.parse(text);
   } catch (e) {
     if (mode === 'auto') return text;
-    throw new ToolRunError({ kind: 'failed', message: `the command's output is not JSON (parse: json): ${(e as Error).message}; output starts: ${text.slice(0, 200)}` });
+    throw new ToolRunError({
+      kind: 'failed',
+      message: `the command's output is not JSON (parse: json): ${(e as Error).message}; output starts: ${text.slice(0, 200)}`,
+    });
   }
 }
 
@@ -28,20 +31,30 @@ export function parseOutput(stdout: string, mode: CommandConfig['parse'] = 'auto
 async function resolveProgram(ctx: LoadContext, program: string): Promise<{ path: string; readOnlyPaths: string[] }> {
   const where = `${ctx.entry.file}${ctx.entry.line ? `:${ctx.entry.line}` : ''}`;
   if (paramsIn(program).length > 0) {
-    throw new ToolboxError('command_program_templated', `tool '${ctx.entry.contract.id}': the program (argv[0]) cannot be a {{placeholder}}`, {
-      exitCode: ExitCode.registry, location: { file: ctx.entry.file, line: ctx.entry.line },
-      hint: `Name a fixed program in loader_config.argv[0] of ${where}; pass arguments in the later elements.`,
-    });
+    throw new ToolboxError(
+      'command_program_templated',
+      `tool '${ctx.entry.contract.id}': the program (argv[0]) cannot be a {{placeholder}}`,
+      {
+        exitCode: ExitCode.registry,
+        location: { file: ctx.entry.file, line: ctx.entry.line },
+        hint: `Name a fixed program in loader_config.argv[0] of ${where}; pass arguments in the later elements.`,
+      },
+    );
   }
   if (!program.includes('/')) return resolveInterpreter(program);
   const abs = resolve(ctx.project.root, program);
   try {
     accessSync(abs, constants.X_OK);
   } catch {
-    throw new ToolboxError('command_not_found', `tool '${ctx.entry.contract.id}': program ${abs} does not exist or is not executable`, {
-      exitCode: ExitCode.missingDeps, location: { file: ctx.entry.file, line: ctx.entry.line },
-      hint: `Check loader_config.argv[0] in ${where} (relative paths start at the project root ${ctx.project.root}); chmod +x a script.`,
-    });
+    throw new ToolboxError(
+      'command_not_found',
+      `tool '${ctx.entry.contract.id}': program ${abs} does not exist or is not executable`,
+      {
+        exitCode: ExitCode.missingDeps,
+        location: { file: ctx.entry.file, line: ctx.entry.line },
+        hint: `Check loader_config.argv[0] in ${where} (relative paths start at the project root ${ctx.project.root}); chmod +x a script.`,
+      },
+    );
   }
   return { path: abs, readOnlyPaths: [dirname(abs)] };
 }
@@ -71,7 +84,12 @@ export const loader: Loader = {
         // "<program> exited with code N: <stderr tail>", or the limit that stopped it.
         if (res.limit || res.exitCode !== 0) throw processFailure(res, call.limits, program!);
         try {
-          return { result: parseOutput(res.stdout, cfg.parse), logs, tier: res.tier, ...(res.warnings?.length ? { warnings: res.warnings } : {}) };
+          return {
+            result: parseOutput(res.stdout, cfg.parse),
+            logs,
+            tier: res.tier,
+            ...(res.warnings?.length ? { warnings: res.warnings } : {}),
+          };
         } catch (e) {
           throw new ToolRunError({ kind: 'failed', message: (e as Error).message, logs, tier: res.tier });
         }

@@ -23,12 +23,16 @@ function checkEnvAllowed(entry: ToolEntry, cfg: HttpConfig): string[] {
   const allowed = new Set(entry.contract.sandbox?.env ?? []);
   const bad = refs.filter((r) => !allowed.has(r));
   if (bad.length > 0) {
-    throw new ToolboxError('env_not_allowed', `tool '${entry.contract.id}': loader_config uses \${${bad[0]}}, which is not in the contract's sandbox.env allow-list`, {
-      exitCode: ExitCode.registry,
-      location: { file: entry.file, line: entry.line },
-      hint: `Add it to the contract: sandbox: { env: [${[...allowed, ...bad].join(', ')}] } (${entry.file}).`,
-      details: { variables: bad },
-    });
+    throw new ToolboxError(
+      'env_not_allowed',
+      `tool '${entry.contract.id}': loader_config uses \${${bad[0]}}, which is not in the contract's sandbox.env allow-list`,
+      {
+        exitCode: ExitCode.registry,
+        location: { file: entry.file, line: entry.line },
+        hint: `Add it to the contract: sandbox: { env: [${[...allowed, ...bad].join(', ')}] } (${entry.file}).`,
+        details: { variables: bad },
+      },
+    );
   }
   return refs;
 }
@@ -43,7 +47,11 @@ async function readCapped(res: Response, cap: number, abort: () => void): Promis
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > cap) { abort(); await reader.cancel().catch(() => undefined); return { text: '', over: true }; }
+    if (size > cap) {
+      abort();
+      await reader.cancel().catch(() => undefined);
+      return { text: '', over: true };
+    }
     chunks.push(value);
   }
   return { text: new TextDecoder().decode(Buffer.concat(chunks)), over: false };
@@ -53,20 +61,34 @@ function isJson(contentType: string | null): boolean {
   return /^[a-z]+\/([\w.-]+\+)?json\b/i.test(contentType ?? ''); // application/json, application/problem+json
 }
 
-async function perform(entry: ToolEntry, cfg: HttpConfig, refs: string[], args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutput> {
+async function perform(
+  entry: ToolEntry,
+  cfg: HttpConfig,
+  refs: string[],
+  args: Record<string, unknown>,
+  ctx: CallContext,
+): Promise<ToolOutput> {
   if (!ctx.network) {
-    throw new ToolboxError('network_not_allowed', `tool '${entry.contract.id}' makes HTTP requests but its sandbox policy keeps the network closed`, {
-      exitCode: ExitCode.permission,
-      location: { file: entry.file, line: entry.line },
-      hint: `Open it in the contract with \`sandbox: { network: true }\` (${entry.file}).`,
-    });
+    throw new ToolboxError(
+      'network_not_allowed',
+      `tool '${entry.contract.id}' makes HTTP requests but its sandbox policy keeps the network closed`,
+      {
+        exitCode: ExitCode.permission,
+        location: { file: entry.file, line: entry.line },
+        hint: `Open it in the contract with \`sandbox: { network: true }\` (${entry.file}).`,
+      },
+    );
   }
   const missing = refs.filter((r) => ctx.env[r] === undefined);
   if (missing.length > 0) {
-    throw new ToolboxError('env_missing', `tool '${entry.contract.id}' needs environment variable ${missing.join(', ')}, which is not set`, {
-      exitCode: ExitCode.missingDeps,
-      hint: `Set ${missing[0]} in the environment toolbox runs in.`,
-    });
+    throw new ToolboxError(
+      'env_missing',
+      `tool '${entry.contract.id}' needs environment variable ${missing.join(', ')}, which is not set`,
+      {
+        exitCode: ExitCode.missingDeps,
+        hint: `Set ${missing[0]} in the environment toolbox runs in.`,
+      },
+    );
   }
   const redact = redactor(refs.map((r) => ctx.env[r]!));
   const req = buildRequest(cfg, args, ctx.env, redact);
@@ -74,7 +96,10 @@ async function perform(entry: ToolEntry, cfg: HttpConfig, refs: string[], args: 
 
   const local = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; local.abort(); }, ctx.limits.timeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    local.abort();
+  }, ctx.limits.timeoutMs);
   const onAbort = () => local.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   const host = req.url.host;
@@ -95,16 +120,29 @@ async function perform(entry: ToolEntry, cfg: HttpConfig, refs: string[], args: 
     } catch (e) {
       if (ctx.signal.aborted) throw cancelledError();
       if (timedOut) throw limitError('timeout', ctx.limits, 'none');
-      throw new ToolRunError({ kind: 'failed', message: `reading the response from ${host} failed: ${redact((e as Error).message)}`, tier: 'none' });
+      throw new ToolRunError({
+        kind: 'failed',
+        message: `reading the response from ${host} failed: ${redact((e as Error).message)}`,
+        tier: 'none',
+      });
     }
     if (body.over) throw limitError('output', ctx.limits, 'none');
     if (!res.ok) {
       const excerpt = redact(body.text.replace(/\s+/g, ' ').trim().slice(0, 300));
-      throw new ToolRunError({ kind: 'failed', message: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} from ${host}${excerpt ? `: ${excerpt}` : ''}`, tier: 'none' });
+      throw new ToolRunError({
+        kind: 'failed',
+        message: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} from ${host}${excerpt ? `: ${excerpt}` : ''}`,
+        tier: 'none',
+      });
     }
-    if (req.method === 'HEAD') return { result: { status: res.status, headers: Object.fromEntries(res.headers) }, tier: 'none' };
+    if (req.method === 'HEAD')
+      return { result: { status: res.status, headers: Object.fromEntries(res.headers) }, tier: 'none' };
     if (isJson(res.headers.get('content-type'))) {
-      try { return { result: JSON.parse(body.text), tier: 'none' }; } catch { /* a server that lies about its type: give the text */ }
+      try {
+        return { result: JSON.parse(body.text), tier: 'none' };
+      } catch {
+        /* a server that lies about its type: give the text */
+      }
     }
     return { result: body.text, tier: 'none' };
   } finally {

@@ -7,18 +7,23 @@ import { contentText, resultValue, type CallResultLike } from '../mcp/result.js'
 import { acquire, release, pooledSession } from '../mcp/pool.js';
 
 /** `${NAME}` in a config value, taken from the (allow-listed) sandbox environment or PROJECT_ROOT. */
-const expand = (s: string, env: Record<string, string>) => s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, n: string) => env[n] ?? '');
+const expand = (s: string, env: Record<string, string>) =>
+  s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, n: string) => env[n] ?? '');
 const expandAll = (m: Record<string, string> | undefined, env: Record<string, string>) =>
   Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, expand(v, env)]));
 
 function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext): McpTarget {
   if (cfg.url) {
     if (!cc.network) {
-      throw new ToolboxError('network_closed', `tool '${ctx.entry.contract.id}' calls the MCP server at ${cfg.url} but its network is closed`, {
-        exitCode: ExitCode.registry,
-        location: { file: ctx.entry.file, line: ctx.entry.line },
-        hint: 'Add `sandbox: { network: true }` to the contract to let it reach the server.',
-      });
+      throw new ToolboxError(
+        'network_closed',
+        `tool '${ctx.entry.contract.id}' calls the MCP server at ${cfg.url} but its network is closed`,
+        {
+          exitCode: ExitCode.registry,
+          location: { file: ctx.entry.file, line: ctx.entry.line },
+          hint: 'Add `sandbox: { network: true }` to the contract to let it reach the server.',
+        },
+      );
     }
     return { kind: 'http', url: expand(cfg.url, cc.env), headers: expandAll(cfg.headers, cc.env) };
   }
@@ -45,19 +50,50 @@ function until<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((res, rej) => {
     const onAbort = () => rej(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    p.then((v) => { signal.removeEventListener('abort', onAbort); res(v); }, (e) => { signal.removeEventListener('abort', onAbort); rej(e); });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        res(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        rej(e);
+      },
+    );
   });
 }
 
-async function callOnce(s: McpSession, tool: string, args: Record<string, unknown>, cc: CallContext, signal: AbortSignal, remainingMs: number): Promise<ToolOutput> {
+async function callOnce(
+  s: McpSession,
+  tool: string,
+  args: Record<string, unknown>,
+  cc: CallContext,
+  signal: AbortSignal,
+  remainingMs: number,
+): Promise<ToolOutput> {
   const mark = s.stderr.mark();
-  const r = (await s.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: Math.max(1, remainingMs) })) as CallResultLike;
+  const r = (await s.client.callTool({ name: tool, arguments: args }, undefined, {
+    signal,
+    timeout: Math.max(1, remainingMs),
+  })) as CallResultLike;
   const logs = s.stderr.since(mark) || undefined;
-  if (r.isError) throw new ToolRunError({ kind: 'failed', message: contentText(r) || `MCP tool '${tool}' reported an error`, logs, tier: s.tier });
+  if (r.isError)
+    throw new ToolRunError({
+      kind: 'failed',
+      message: contentText(r) || `MCP tool '${tool}' reported an error`,
+      logs,
+      tier: s.tier,
+    });
   const result = resultValue(r);
   const size = Buffer.byteLength(typeof result === 'string' ? result : JSON.stringify(result));
   if (size > cc.limits.outputBytes) {
-    throw new ToolRunError({ kind: 'limit', limit: 'output', message: `MCP tool '${tool}' returned ${size} bytes, over the output limit of ${cc.limits.outputBytes}`, logs, tier: s.tier });
+    throw new ToolRunError({
+      kind: 'limit',
+      limit: 'output',
+      message: `MCP tool '${tool}' returned ${size} bytes, over the output limit of ${cc.limits.outputBytes}`,
+      logs,
+      tier: s.tier,
+    });
   }
   return { result, logs, tier: s.tier };
 }
@@ -67,7 +103,13 @@ function mapError(e: unknown, tool: string, timedOut: boolean, outer: AbortSigna
   if (e instanceof ToolRunError || e instanceof ToolboxError) return e;
   const err = e as Error & { code?: number };
   if (timedOut || err.code === -32001) {
-    return new ToolRunError({ kind: 'limit', limit: 'timeout', message: `MCP tool '${tool}' did not answer in time`, logs: s?.stderr.tail(), tier: s?.tier });
+    return new ToolRunError({
+      kind: 'limit',
+      limit: 'timeout',
+      message: `MCP tool '${tool}' did not answer in time`,
+      logs: s?.stderr.tail(),
+      tier: s?.tier,
+    });
   }
   if (outer.aborted) return outer.reason ?? e;
   const tail = s?.stderr.tail(600).trim();
@@ -96,7 +138,10 @@ export const loader: Loader = {
         const ac = new AbortController();
         let timedOut = false;
         const started = Date.now();
-        const timer = setTimeout(() => { timedOut = true; ac.abort(new Error('timeout')); }, cc.limits.timeoutMs);
+        const timer = setTimeout(() => {
+          timedOut = true;
+          ac.abort(new Error('timeout'));
+        }, cc.limits.timeoutMs);
         const onOuter = () => ac.abort(cc.signal.reason);
         cc.signal.addEventListener('abort', onOuter, { once: true });
         let session: McpSession | undefined;
@@ -104,7 +149,10 @@ export const loader: Loader = {
           const open = { timeoutMs: cc.limits.timeoutMs, nodeBinary: process.execPath };
           if (ctx.longRunning) {
             const key = acquire(target, held);
-            session = await until(pooledSession(key, () => openSession(target, open)), ac.signal);
+            session = await until(
+              pooledSession(key, () => openSession(target, open)),
+              ac.signal,
+            );
           } else {
             session = await openSession(target, { ...open, signal: ac.signal });
           }

@@ -7,7 +7,13 @@ import { toolInterpreter } from '../deps/interpreter.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
 
-const isDir = (p: string) => { try { return statSync(p).isDirectory(); } catch { return false; } };
+const isDir = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 /**
  * loader_config.python: unset → python3 on PATH; a folder (relative to the project root) → a
@@ -20,16 +26,23 @@ export function pythonCommand(python: string | undefined, root: string): { comma
   if (isDir(abs)) {
     const bin = ['python3', 'python'].map((n) => join(abs, 'bin', n)).find((p) => existsSync(p));
     if (!bin) {
-      throw new ToolboxError('python_not_found', `loader_config.python '${python}' is a folder without bin/python3 (looked in ${abs})`, {
-        exitCode: ExitCode.missingDeps,
-        hint: `Create the virtualenv with \`python3 -m venv ${python}\`, or point loader_config.python at an interpreter.`,
-      });
+      throw new ToolboxError(
+        'python_not_found',
+        `loader_config.python '${python}' is a folder without bin/python3 (looked in ${abs})`,
+        {
+          exitCode: ExitCode.missingDeps,
+          hint: `Create the virtualenv with \`python3 -m venv ${python}\`, or point loader_config.python at an interpreter.`,
+        },
+      );
     }
     return { command: bin, venv: abs };
   }
   if (python.includes('/')) {
     const venv = dirname(dirname(abs));
-    return { command: abs, venv: basename(dirname(abs)) === 'bin' && existsSync(join(venv, 'pyvenv.cfg')) ? venv : undefined };
+    return {
+      command: abs,
+      venv: basename(dirname(abs)) === 'bin' && existsSync(join(venv, 'pyvenv.cfg')) ? venv : undefined,
+    };
   }
   return { command: python };
 }

@@ -30,7 +30,10 @@ export function toSnakeId(prefix: string, name: string): string {
 }
 
 /** The contract toolbox writes for one server tool. */
-export function contractFor(tool: ListedTool, opts: { id: string; provider: string; loaderConfig: Record<string, unknown>; sandbox?: ToolContract['sandbox'] }): ToolContract {
+export function contractFor(
+  tool: ListedTool,
+  opts: { id: string; provider: string; loaderConfig: Record<string, unknown>; sandbox?: ToolContract['sandbox'] },
+): ToolContract {
   // A top-level $schema names the dialect of the server's validator; the runtime picks its own.
   const { $schema: _dialect, ...schema } = tool.inputSchema ?? { type: 'object' };
   const c: ToolContract = {

@@ -33,7 +33,13 @@ export interface ImportOptions {
 /** What happened to one tool: new file, refreshed file, nothing to do, or a person's edit kept. */
 export type ImportStatus = 'written' | 'updated' | 'unchanged' | 'kept' | 'overwritten' | 'conflict';
 
-export interface ImportedTool { id: string; tool: string; file: string; status: ImportStatus; note?: string }
+export interface ImportedTool {
+  id: string;
+  tool: string;
+  file: string;
+  status: ImportStatus;
+  note?: string;
+}
 
 /** The outcome of one import, for the human table and --json. */
 export interface ImportReport {
@@ -47,7 +53,11 @@ function outDir(project: Project, opts: ImportOptions): string {
   const dir = opts.out ? resolve(opts.cwd, opts.out) : project.registryDir;
   const rel = relative(project.registryDir, dir);
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw usageError('out_outside_registry', `--out ${opts.out} is outside the registry folder ${project.registryDir}`, `Give a folder inside it, e.g. --out ${join(relative(opts.cwd, project.registryDir) || '.', 'imported')}.`);
+    throw usageError(
+      'out_outside_registry',
+      `--out ${opts.out} is outside the registry folder ${project.registryDir}`,
+      `Give a folder inside it, e.g. --out ${join(relative(opts.cwd, project.registryDir) || '.', 'imported')}.`,
+    );
   }
   return dir;
 }
@@ -71,13 +81,25 @@ function serverError(e: unknown): unknown {
   });
 }
 
-async function listTools(target: McpTarget, opts: ImportOptions): Promise<{ server: { name: string; version: string }; tools: ListedTool[] }> {
-  const s = await openSession(target, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? 30_000, nodeBinary: process.execPath }).catch((e: unknown) => { throw serverError(e); });
+async function listTools(
+  target: McpTarget,
+  opts: ImportOptions,
+): Promise<{ server: { name: string; version: string }; tools: ListedTool[] }> {
+  const s = await openSession(target, {
+    signal: opts.signal,
+    timeoutMs: opts.timeoutMs ?? 30_000,
+    nodeBinary: process.execPath,
+  }).catch((e: unknown) => {
+    throw serverError(e);
+  });
   try {
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await s.client.listTools(cursor ? { cursor } : undefined, { signal: opts.signal, timeout: opts.timeoutMs ?? 30_000 });
+      const page = await s.client.listTools(cursor ? { cursor } : undefined, {
+        signal: opts.signal,
+        timeout: opts.timeoutMs ?? 30_000,
+      });
       tools.push(...(page.tools as unknown as ListedTool[]));
       cursor = page.nextCursor;
     } while (cursor);
@@ -95,7 +117,11 @@ async function listTools(target: McpTarget, opts: ImportOptions): Promise<{ serv
  */
 export async function importMcp(project: Project, opts: ImportOptions): Promise<ImportReport> {
   if (!opts.url === !(opts.command && opts.command.length)) {
-    throw usageError('import_source_missing', opts.url ? 'give either --url or a server command, not both' : 'no MCP server given', 'Use `toolbox import mcp -- <command> [args…]` or `toolbox import mcp --url http://host/mcp`.');
+    throw usageError(
+      'import_source_missing',
+      opts.url ? 'give either --url or a server command, not both' : 'no MCP server given',
+      'Use `toolbox import mcp -- <command> [args…]` or `toolbox import mcp --url http://host/mcp`.',
+    );
   }
   const dir = outDir(project, opts);
   const paths = (opts.paths ?? []).map((p) => resolve(opts.cwd, p));
@@ -110,12 +136,29 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
   } else {
     const [cmd, ...args] = opts.command!;
     const stored = contractCommand(project, opts.cwd, cmd!);
-    target = { kind: 'stdio', root: project.root, command: stored, args, env: {}, readOnlyPaths: paths, network: Boolean(opts.network), limits: resolveLimits(sandbox, undefined, opts.timeoutMs), pathVar: process.env.PATH };
+    target = {
+      kind: 'stdio',
+      root: project.root,
+      command: stored,
+      args,
+      env: {},
+      readOnlyPaths: paths,
+      network: Boolean(opts.network),
+      limits: resolveLimits(sandbox, undefined, opts.timeoutMs),
+      pathVar: process.env.PATH,
+    };
     loaderBase = { command: stored, args };
   }
   const { server, tools } = await listTools(target, opts);
   const existing = loadRegistry(project).byId;
-  const counts: Record<ImportStatus, number> = { written: 0, updated: 0, unchanged: 0, kept: 0, overwritten: 0, conflict: 0 };
+  const counts: Record<ImportStatus, number> = {
+    written: 0,
+    updated: 0,
+    unchanged: 0,
+    kept: 0,
+    overwritten: 0,
+    conflict: 0,
+  };
   const seen = new Set<string>();
   const out: ImportedTool[] = [];
   for (const t of tools) {
@@ -125,13 +168,26 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
     const file = join(dir, `${id}.yaml`);
     const other = existing.get(id);
     if (other && resolve(other.file) !== file) {
-      out.push({ id, tool: t.name, file: other.file, status: 'conflict', note: `id already used by ${other.file}; use --prefix` });
+      out.push({
+        id,
+        tool: t.name,
+        file: other.file,
+        status: 'conflict',
+        note: `id already used by ${other.file}; use --prefix`,
+      });
       counts.conflict++;
       continue;
     }
-    const text = renderContractFile(contractFor(t, { id, provider: server.name, loaderConfig: { ...loaderBase, tool: t.name }, sandbox }), `MCP server '${server.name}'`);
+    const text = renderContractFile(
+      contractFor(t, { id, provider: server.name, loaderConfig: { ...loaderBase, tool: t.name }, sandbox }),
+      `MCP server '${server.name}'`,
+    );
     let before: string | undefined;
-    try { before = readFileSync(file, 'utf8'); } catch { before = undefined; }
+    try {
+      before = readFileSync(file, 'utf8');
+    } catch {
+      before = undefined;
+    }
     const state = fileState(before, text);
     let status: ImportStatus;
     if (state === 'same') status = 'unchanged';
@@ -139,8 +195,17 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
     else status = state === 'missing' ? 'written' : state === 'edited' ? 'overwritten' : 'updated';
     if (status === 'written' || status === 'updated' || status === 'overwritten') writeFileAtomic(file, text);
     counts[status]++;
-    out.push({ id, tool: t.name, file, status, ...(status === 'kept' ? { note: 'edited by hand; --force overwrites' } : {}) });
+    out.push({
+      id,
+      tool: t.name,
+      file,
+      status,
+      ...(status === 'kept' ? { note: 'edited by hand; --force overwrites' } : {}),
+    });
   }
-  if (!tools.length) throw new ToolboxError('import_no_tools', `MCP server '${server.name}' lists no tools`, { exitCode: ExitCode.findings });
+  if (!tools.length)
+    throw new ToolboxError('import_no_tools', `MCP server '${server.name}' lists no tools`, {
+      exitCode: ExitCode.findings,
+    });
   return { server, dir, tools: out, counts };
 }

@@ -1,6 +1,10 @@
 import type { McpSession, McpTarget } from './session.js';
 
-interface Pooled { refs: number; session?: McpSession; opening?: Promise<McpSession> }
+interface Pooled {
+  refs: number;
+  session?: McpSession;
+  opening?: Promise<McpSession>;
+}
 
 // One connection per server per process: the 14 tools of one filesystem server share one child.
 const pool = new Map<string, Pooled>();
@@ -30,8 +34,15 @@ export function pooledSession(key: string, open: () => Promise<McpSession>): Pro
   if (p.session && !p.session.closed) return Promise.resolve(p.session);
   if (!p.opening) {
     p.opening = open().then(
-      (s) => { p.session = s; p.opening = undefined; return s; },
-      (e: unknown) => { p.opening = undefined; throw e; },
+      (s) => {
+        p.session = s;
+        p.opening = undefined;
+        return s;
+      },
+      (e: unknown) => {
+        p.opening = undefined;
+        throw e;
+      },
     );
   }
   return p.opening;

@@ -40,7 +40,7 @@ function summarise(c: ContentBlock): string {
 
 /** The text of a result's content blocks, joined by newlines; non-text blocks summarised. */
 export function contentText(r: CallResultLike): string {
-  return (r.content ?? []).map((c) => (c.type === 'text' ? c.text ?? '' : summarise(c))).join('\n');
+  return (r.content ?? []).map((c) => (c.type === 'text' ? (c.text ?? '') : summarise(c))).join('\n');
 }
 
 /**

@@ -6,7 +6,17 @@ import { startServerProcess } from './process.js';
 
 /** Where an MCP server is: a stdio command (run in the sandbox) or a Streamable HTTP URL. */
 export type McpTarget =
-  | { kind: 'stdio'; root: string; command: string; args: string[]; env: Record<string, string>; readOnlyPaths: string[]; network: boolean; limits: ResolvedLimits; pathVar?: string }
+  | {
+      kind: 'stdio';
+      root: string;
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      readOnlyPaths: string[];
+      network: boolean;
+      limits: ResolvedLimits;
+      pathVar?: string;
+    }
   | { kind: 'http'; url: string; headers: Record<string, string> };
 
 /** An open connection to one MCP server. */
@@ -34,29 +44,43 @@ export class LogTail {
       this.dropped += cut;
     }
   }
-  mark(): number { return this.dropped + this.text.length; }
-  since(mark: number): string { return this.text.slice(Math.max(0, mark - this.dropped)); }
-  tail(chars = 2000): string { return this.text.slice(-chars); }
+  mark(): number {
+    return this.dropped + this.text.length;
+  }
+  since(mark: number): string {
+    return this.text.slice(Math.max(0, mark - this.dropped));
+  }
+  tail(chars = 2000): string {
+    return this.text.slice(-chars);
+  }
 }
 
 /**
  * Connect and initialise. stdio servers start inside the sandbox (startServerProcess); HTTP ones
  * are reached with fetch from this process. Throws ToolRunError when the server does not come up.
  */
-export async function openSession(target: McpTarget, opts: { signal?: AbortSignal; timeoutMs: number; nodeBinary: string }): Promise<McpSession> {
+export async function openSession(
+  target: McpTarget,
+  opts: { signal?: AbortSignal; timeoutMs: number; nodeBinary: string },
+): Promise<McpSession> {
   // The SDK client costs ~300 ms to import: only processes that talk MCP pay it.
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client({ name: 'toolbox', version: '0.1.0' }, { capabilities: {} });
   const stderr = new LogTail();
   let closed = false;
-  client.onclose = () => { closed = true; };
+  client.onclose = () => {
+    closed = true;
+  };
   // Transport errors (a stray stdout line) are reported per request; keep the session alive.
   client.onerror = () => {};
   let tier: SandboxTier = 'none';
   let kill = async () => {};
   let what: string;
   if (target.kind === 'stdio') {
-    const resolved = resolveServerCommand(target.root, target.command, target.args, { pathVar: target.pathVar, nodeBinary: opts.nodeBinary });
+    const resolved = resolveServerCommand(target.root, target.command, target.args, {
+      pathVar: target.pathVar,
+      nodeBinary: opts.nodeBinary,
+    });
     what = [target.command, ...target.args].join(' ');
     const started = await startServerProcess({
       command: resolved.command,
@@ -69,7 +93,10 @@ export async function openSession(target: McpTarget, opts: { signal?: AbortSigna
     tier = started.tier;
     const proc = started.proc;
     proc.stderr.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
-    kill = async () => { proc.kill(); await proc.exited.catch(() => undefined); };
+    kill = async () => {
+      proc.kill();
+      await proc.exited.catch(() => undefined);
+    };
     const { ProcessTransport } = await import('./transport.js');
     try {
       await client.connect(new ProcessTransport(proc), { signal: opts.signal, timeout: opts.timeoutMs });
@@ -80,7 +107,9 @@ export async function openSession(target: McpTarget, opts: { signal?: AbortSigna
   } else {
     what = target.url;
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    const transport = new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: target.headers } });
+    const transport = new StreamableHTTPClientTransport(new URL(target.url), {
+      requestInit: { headers: target.headers },
+    });
     try {
       await client.connect(transport, { signal: opts.signal, timeout: opts.timeoutMs });
     } catch (e) {
@@ -94,7 +123,9 @@ export async function openSession(target: McpTarget, opts: { signal?: AbortSigna
     server: { name: v?.name ?? 'mcp', version: v?.version ?? '' },
     tier,
     stderr,
-    get closed() { return closed; },
+    get closed() {
+      return closed;
+    },
     async close() {
       closed = true;
       await client.close().catch(() => undefined);
@@ -106,7 +137,12 @@ export async function openSession(target: McpTarget, opts: { signal?: AbortSigna
 function startFailure(what: string, e: unknown, stderr: LogTail): ToolRunError {
   const err = e as Error & { code?: number };
   if (err.name === 'AbortError' || /timed out/i.test(err.message ?? '') || err.code === -32001) {
-    return new ToolRunError({ kind: 'limit', limit: 'timeout', message: `MCP server '${what}' did not answer initialize in time`, logs: stderr.tail() });
+    return new ToolRunError({
+      kind: 'limit',
+      limit: 'timeout',
+      message: `MCP server '${what}' did not answer initialize in time`,
+      logs: stderr.tail(),
+    });
   }
   const tail = stderr.tail(600).trim();
   return new ToolRunError({

@@ -51,17 +51,31 @@ function prefixOf(bin: string): string {
  * Node binary, because the sandbox's PATH has no `env node` to find; their package folder and
  * Node's prefix are bound read-only.
  */
-export function resolveServerCommand(root: string, command: string, args: string[], opts: { pathVar?: string; nodeBinary: string }): ResolvedServerCommand {
+export function resolveServerCommand(
+  root: string,
+  command: string,
+  args: string[],
+  opts: { pathVar?: string; nodeBinary: string },
+): ResolvedServerCommand {
   const found = command.includes('/') ? resolve(root, command) : findOnPath(command, opts.pathVar);
   let real: string | undefined;
-  try { if (found) real = realpathSync(found); } catch { real = undefined; }
+  try {
+    if (found) real = realpathSync(found);
+  } catch {
+    real = undefined;
+  }
   if (!real) {
-    throw new ToolboxError('mcp_server_not_found', `MCP server command not found: '${command}'${command.includes('/') ? ` (resolved to ${found})` : ' (not on PATH)'}`, {
-      exitCode: ExitCode.missingDeps,
-      hint: isAbsolute(command) || !command.includes('/')
-        ? 'Install the server, or give its path in loader_config.command.'
-        : 'A relative loader_config.command is resolved against the project root (the folder that holds the registry). Install the server there (e.g. `npm install <server package>`).',
-    });
+    throw new ToolboxError(
+      'mcp_server_not_found',
+      `MCP server command not found: '${command}'${command.includes('/') ? ` (resolved to ${found})` : ' (not on PATH)'}`,
+      {
+        exitCode: ExitCode.missingDeps,
+        hint:
+          isAbsolute(command) || !command.includes('/')
+            ? 'Install the server, or give its path in loader_config.command.'
+            : 'A relative loader_config.command is resolved against the project root (the folder that holds the registry). Install the server there (e.g. `npm install <server package>`).',
+      },
+    );
   }
   const binds = new Set<string>();
   const line = shebang(real);

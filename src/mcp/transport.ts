@@ -41,13 +41,18 @@ export class ProcessTransport implements Transport {
     this.proc.stdout.on('error', (e: Error) => this.onerror?.(e));
     this.proc.stdin.on('error', (e: Error) => this.onerror?.(e));
     // The server going away (crash, kill, limit) closes the session: pending requests reject.
-    void this.proc.exited.then(() => this.finish(), () => this.finish());
+    void this.proc.exited.then(
+      () => this.finish(),
+      () => this.finish(),
+    );
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('MCP server process has exited'));
     return new Promise((resolve, reject) => {
-      const ok = this.proc.stdin.write(serializeMessage(message), (err?: Error | null) => { if (err) reject(err); });
+      const ok = this.proc.stdin.write(serializeMessage(message), (err?: Error | null) => {
+        if (err) reject(err);
+      });
       if (ok) resolve();
       else this.proc.stdin.once('drain', () => resolve());
     });
@@ -55,7 +60,11 @@ export class ProcessTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    try { this.proc.stdin.end(); } catch { /* already gone */ }
+    try {
+      this.proc.stdin.end();
+    } catch {
+      /* already gone */
+    }
     this.proc.kill();
     this.finish();
   }

@@ -40,7 +40,10 @@ export function printJson(ctx: CommandContext, value: unknown): void {
 }
 
 /** A spinner on stderr for humans; a no-op otherwise. ora is imported only when one is shown. */
-export async function spinner(ctx: CommandContext, text: string): Promise<{ update(t: string): void; succeed(t?: string): void; fail(t?: string): void; stop(): void }> {
+export async function spinner(
+  ctx: CommandContext,
+  text: string,
+): Promise<{ update(t: string): void; succeed(t?: string): void; fail(t?: string): void; stop(): void }> {
   const stderrTTY = Boolean(ctx.io.stderr.isTTY);
   // A terminal that reports 0 columns (some pseudo-terminals, `script`) makes ora's line count
   // wrong: it would erase lines forever. No width, no spinner.
@@ -50,5 +53,12 @@ export async function spinner(ctx: CommandContext, text: string): Promise<{ upda
   }
   const { default: ora } = await import('ora');
   const s = ora({ text, stream: ctx.io.stderr as NodeJS.WritableStream }).start();
-  return { update: (t) => { s.text = t; }, succeed: (t) => s.succeed(t), fail: (t) => s.fail(t), stop: () => s.stop() };
+  return {
+    update: (t) => {
+      s.text = t;
+    },
+    succeed: (t) => s.succeed(t),
+    fail: (t) => s.fail(t),
+    stop: () => s.stop(),
+  };
 }

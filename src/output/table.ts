@@ -13,10 +13,18 @@ export function displayWidth(s: string): number {
 
 function isWide(cp: number): boolean {
   return (
-    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0x303e) ||
+    (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1f64f) ||
     (cp >= 0x20000 && cp <= 0x3fffd)
   );
 }
@@ -44,7 +52,11 @@ const pad = (s: string, w: number, right = false) => {
  * A plain text table (no borders, two spaces between columns) that lines up CJK text.
  * The last column is truncated to fit `width` when given.
  */
-export function renderTable(headers: string[], rows: string[][], opts: { width?: number; align?: ('l' | 'r')[]; header?: (s: string) => string } = {}): string {
+export function renderTable(
+  headers: string[],
+  rows: string[][],
+  opts: { width?: number; align?: ('l' | 'r')[]; header?: (s: string) => string } = {},
+): string {
   const cols = headers.length;
   const widths = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))));
   if (opts.width && cols > 1) {
@@ -52,10 +64,14 @@ export function renderTable(headers: string[], rows: string[][], opts: { width?:
     widths[cols - 1] = Math.max(10, Math.min(widths[cols - 1]!, opts.width - fixed));
   }
   const line = (r: string[], isHeader = false) =>
-    r.map((c, i) => {
-      const cell = i === cols - 1 ? truncate(c ?? '', widths[i]!) : c ?? '';
-      const padded = i === cols - 1 && opts.align?.[i] !== 'r' ? cell : pad(cell, widths[i]!, opts.align?.[i] === 'r');
-      return isHeader && opts.header ? opts.header(padded) : padded;
-    }).join('  ').trimEnd();
+    r
+      .map((c, i) => {
+        const cell = i === cols - 1 ? truncate(c ?? '', widths[i]!) : (c ?? '');
+        const padded =
+          i === cols - 1 && opts.align?.[i] !== 'r' ? cell : pad(cell, widths[i]!, opts.align?.[i] === 'r');
+        return isHeader && opts.header ? opts.header(padded) : padded;
+      })
+      .join('  ')
+      .trimEnd();
   return [line(headers, true), ...rows.map((r) => line(r))].join('\n') + '\n';
 }

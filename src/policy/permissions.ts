@@ -3,7 +3,10 @@ import type { ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 
 /** Who is asking: from --user / --role, or the config's defaults. */
-export interface Caller { user?: string; role?: string }
+export interface Caller {
+  user?: string;
+  role?: string;
+}
 
 /** The roles a caller has: --role wins; else the config's roles for --user; else default_role. */
 export function callerRoles(caller: Caller, config: ToolboxConfig): string[] {
@@ -15,7 +18,14 @@ export function callerRoles(caller: Caller, config: ToolboxConfig): string[] {
 }
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp('^' + glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  return new RegExp(
+    '^' +
+      glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.') +
+      '$',
+  );
 }
 
 /**
@@ -30,8 +40,8 @@ export function canUse(contract: ToolContract, caller: Caller, config: ToolboxCo
   const user = caller.user ?? config.user;
   const p = contract.permissions;
   if (p) {
-    const roles = Array.isArray(p) ? p : p.roles ?? [];
-    const users = Array.isArray(p) ? [] : p.users ?? [];
+    const roles = Array.isArray(p) ? p : (p.roles ?? []);
+    const users = Array.isArray(p) ? [] : (p.users ?? []);
     if (!(user && users.includes(user)) && !have.some((r) => roles.includes(r))) return false;
   }
   for (const [pattern, rs] of Object.entries(config.permissions?.tools ?? {})) {
@@ -46,6 +56,6 @@ export function assertCanUse(contract: ToolContract, caller: Caller, config: Too
   const who = caller.role ? `role '${caller.role}'` : caller.user ? `user '${caller.user}'` : 'an anonymous caller';
   throw new ToolboxError('permission_denied', `${who} may not use tool '${contract.id}'`, {
     exitCode: ExitCode.permission,
-    hint: 'Pass --user or --role with access, or change the tool\'s `permissions` (or `permissions.tools` in toolbox.config.yaml).',
+    hint: "Pass --user or --role with access, or change the tool's `permissions` (or `permissions.tools` in toolbox.config.yaml).",
   });
 }

@@ -5,14 +5,26 @@ import { writeFileAtomic } from '../util/fs.js';
 import { usageError } from '../errors.js';
 
 /** One turn of a session: a query that selected tools, or a tool that was run. */
-export interface SessionEvent { at: string; kind: 'selected' | 'run'; query?: string; tools: string[] }
-export interface Session { id: string; events: SessionEvent[] }
+export interface SessionEvent {
+  at: string;
+  kind: 'selected' | 'run';
+  query?: string;
+  tools: string[];
+}
+export interface Session {
+  id: string;
+  events: SessionEvent[];
+}
 
 const MAX_EVENTS = 50;
 
 function sessionFile(project: Project, id: string): string {
   if (!/^[A-Za-z0-9_.-]{1,128}$/.test(id) || id.startsWith('.')) {
-    throw usageError('invalid_session_id', `invalid session id '${id}'`, 'Use letters, digits, _ . - (at most 128 characters).');
+    throw usageError(
+      'invalid_session_id',
+      `invalid session id '${id}'`,
+      'Use letters, digits, _ . - (at most 128 characters).',
+    );
   }
   return join(project.stateDir, 'sessions', `${id}.json`);
 }
@@ -23,7 +35,9 @@ export function readSession(project: Project, id: string): Session {
   try {
     const s = JSON.parse(readFileSync(file, 'utf8')) as Session;
     if (Array.isArray(s.events)) return { id, events: s.events };
-  } catch { /* new or unreadable: start fresh */ }
+  } catch {
+    /* new or unreadable: start fresh */
+  }
   return { id, events: [] };
 }
 

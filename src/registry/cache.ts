@@ -16,15 +16,27 @@ export interface CachedFile {
   line?: number;
   diagnostics: Diagnostic[];
 }
-export interface IdIndexEntry { rel: string; mtimeMs: number; size: number; ctimeMs: number }
-export interface RegistryCache { files: Record<string, CachedFile>; ids?: Record<string, IdIndexEntry> }
+export interface IdIndexEntry {
+  rel: string;
+  mtimeMs: number;
+  size: number;
+  ctimeMs: number;
+}
+export interface RegistryCache {
+  files: Record<string, CachedFile>;
+  ids?: Record<string, IdIndexEntry>;
+}
 
 // Two files: the full parsed registry (for list/select/validate), and a small id -> file index
 // that `run` reads so that calling one tool costs the same on 5 or 5,000 contracts.
 const fullPath = (p: Project) => join(p.stateDir, 'cache', `registry-v${VERSION}.json`);
 const idsPath = (p: Project) => join(p.stateDir, 'cache', `ids-v${VERSION}.json`);
 
-interface OnDisk<T> { version: number; registryDir: string; data: T }
+interface OnDisk<T> {
+  version: number;
+  registryDir: string;
+  data: T;
+}
 
 function readJson<T>(file: string, project: Project): T | undefined {
   try {
@@ -48,11 +60,18 @@ export function readCache(project: Project, opts: { idsOnly?: boolean } = {}): R
 export function writeCache(project: Project, cache: RegistryCache): void {
   const ids: Record<string, IdIndexEntry> = {};
   for (const [rel, f] of Object.entries(cache.files)) {
-    if (f.contract && !(f.contract.id in ids)) ids[f.contract.id] = { rel, mtimeMs: f.mtimeMs, size: f.size, ctimeMs: f.ctimeMs };
+    if (f.contract && !(f.contract.id in ids))
+      ids[f.contract.id] = { rel, mtimeMs: f.mtimeMs, size: f.size, ctimeMs: f.ctimeMs };
   }
   try {
-    writeFileAtomic(fullPath(project), JSON.stringify({ version: VERSION, registryDir: project.registryDir, data: cache.files }));
-    writeFileAtomic(idsPath(project), JSON.stringify({ version: VERSION, registryDir: project.registryDir, data: ids }));
+    writeFileAtomic(
+      fullPath(project),
+      JSON.stringify({ version: VERSION, registryDir: project.registryDir, data: cache.files }),
+    );
+    writeFileAtomic(
+      idsPath(project),
+      JSON.stringify({ version: VERSION, registryDir: project.registryDir, data: ids }),
+    );
   } catch {
     // A read-only project still works, only slower.
   }

@@ -21,7 +21,11 @@ export function discoverContractFiles(dir: string): string[] {
       // Symlinked folders are not followed (no loops); symlinked files are read as files.
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name)) walk(p, r);
-      } else if ((e.isFile() || e.isSymbolicLink()) && /\.ya?ml$/i.test(e.name) && !/^toolbox\.config\.ya?ml$/i.test(e.name)) {
+      } else if (
+        (e.isFile() || e.isSymbolicLink()) &&
+        /\.ya?ml$/i.test(e.name) &&
+        !/^toolbox\.config\.ya?ml$/i.test(e.name)
+      ) {
         out.push(r);
       }
     }

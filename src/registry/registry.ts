@@ -10,7 +10,10 @@ import { discoverContractFiles } from './discover.js';
 import { readCache, writeCache, type CachedFile, type RegistryCache } from './cache.js';
 
 /** A file that could not be turned into a tool (see `toolbox validate` for details). */
-export interface BrokenFile { file: string; diagnostics: Diagnostic[] }
+export interface BrokenFile {
+  file: string;
+  diagnostics: Diagnostic[];
+}
 
 /** Every valid tool of a registry, plus the files that are broken. Never executes anything. */
 export interface Registry {
@@ -30,7 +33,12 @@ function parseOne(abs: string, st: Stats): CachedFile {
   try {
     bytes = readFileSync(abs);
   } catch (e) {
-    return { ...fingerprint(st), diagnostics: [{ file: abs, line: 1, column: 1, severity: 'error', rule: 'unreadable', message: (e as Error).message }] };
+    return {
+      ...fingerprint(st),
+      diagnostics: [
+        { file: abs, line: 1, column: 1, severity: 'error', rule: 'unreadable', message: (e as Error).message },
+      ],
+    };
   }
   const parsed = parseContract(abs, bytes);
   const line = parsed.contract ? parsed.locate(['id']).line : undefined;
@@ -49,10 +57,17 @@ export function loadRegistry(project: Project, opts: { cache?: boolean } = {}): 
   for (const rel of discoverContractFiles(project.registryDir)) {
     const abs = join(project.registryDir, rel);
     let st: Stats;
-    try { st = statSync(abs); } catch { continue; }
+    try {
+      st = statSync(abs);
+    } catch {
+      continue;
+    }
     const old = prev?.files[rel];
     if (old && same(old, st)) files[rel] = old;
-    else { files[rel] = parseOne(abs, st); parsed++; }
+    else {
+      files[rel] = parseOne(abs, st);
+      parsed++;
+    }
   }
   const removed = prev ? Object.keys(prev.files).some((k) => !(k in files)) : true;
   if (useCache && (parsed > 0 || removed)) writeCache(project, { files });
@@ -73,7 +88,18 @@ function assemble(project: Project, files: Record<string, CachedFile>, parsed: n
     if (dup) {
       broken.push({
         file,
-        diagnostics: [{ file, line: f.line ?? 1, column: 1, severity: 'error', rule: 'duplicate-id', message: `duplicate id '${f.contract.id}': already defined in ${dup.file}:${dup.line ?? 1}`, path: 'id', hint: 'Tool ids must be unique across the registry; rename one.' }],
+        diagnostics: [
+          {
+            file,
+            line: f.line ?? 1,
+            column: 1,
+            severity: 'error',
+            rule: 'duplicate-id',
+            message: `duplicate id '${f.contract.id}': already defined in ${dup.file}:${dup.line ?? 1}`,
+            path: 'id',
+            hint: 'Tool ids must be unique across the registry; rename one.',
+          },
+        ],
       });
       continue;
     }
@@ -102,7 +128,9 @@ export function findTool(project: Project, id: string): ToolEntry {
         const c = src.value as ToolContract | undefined;
         if (c && c.id === id) return { contract: c, file: abs, line: src.locate(['id']).line };
       }
-    } catch { /* fall through to a full load */ }
+    } catch {
+      /* fall through to a full load */
+    }
   }
   const reg = loadRegistry(project);
   const entry = reg.byId.get(id);
@@ -110,11 +138,15 @@ export function findTool(project: Project, id: string): ToolEntry {
   const brokenHere = reg.broken.find((b) => brokenFileId(b.file) === id);
   if (brokenHere) {
     const d = brokenHere.diagnostics[0]!;
-    throw new ToolboxError('tool_contract_invalid', `tool '${id}' has an invalid contract: ${d.file}:${d.line}:${d.column}: ${d.message}`, {
-      exitCode: ExitCode.registry,
-      location: { file: d.file, line: d.line, column: d.column },
-      hint: 'Run `toolbox validate` for all problems.',
-    });
+    throw new ToolboxError(
+      'tool_contract_invalid',
+      `tool '${id}' has an invalid contract: ${d.file}:${d.line}:${d.column}: ${d.message}`,
+      {
+        exitCode: ExitCode.registry,
+        location: { file: d.file, line: d.line, column: d.column },
+        hint: 'Run `toolbox validate` for all problems.',
+      },
+    );
   }
   throw unknownTool(id, reg.byId.keys());
 }
@@ -125,20 +157,29 @@ export function findTool(project: Project, id: string): ToolEntry {
  */
 function brokenFileId(file: string): string {
   try {
-    const head = readFileSync(file).subarray(0, 64 * 1024).toString('utf8');
+    const head = readFileSync(file)
+      .subarray(0, 64 * 1024)
+      .toString('utf8');
     const m = /^id:[ \t]*["']?([A-Za-z0-9_.-]+)/m.exec(head);
     if (m) return m[1]!;
-  } catch { /* unreadable: fall back to the name */ }
+  } catch {
+    /* unreadable: fall back to the name */
+  }
   return basename(file).replace(/\.ya?ml$/i, '');
 }
 
 export function unknownTool(id: string, ids: Iterable<string>): ToolboxError {
   const all = [...ids];
   const near = closest(id, all);
-  return new ToolboxError('unknown_tool', `Unknown tool '${id}'.${near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`, {
-    exitCode: ExitCode.usage,
-    hint: all.length ? 'Run `toolbox list` to see every tool id.' : 'The registry has no valid tools; run `toolbox validate`.',
-    details: { suggestions: near },
-  });
+  return new ToolboxError(
+    'unknown_tool',
+    `Unknown tool '${id}'.${near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`,
+    {
+      exitCode: ExitCode.usage,
+      hint: all.length
+        ? 'Run `toolbox list` to see every tool id.'
+        : 'The registry has no valid tools; run `toolbox validate`.',
+      details: { suggestions: near },
+    },
+  );
 }
-

@@ -3,7 +3,10 @@ import { ExitCode, ToolboxError, closest } from '../errors.js';
 import { choicesOf, deref, jsonType, propertiesOf, typesOf } from './schema-walk.js';
 
 /** Where a flag points inside the arguments object, and the schema found there. */
-interface FlagTarget { path: string[]; schema: JsonSchema }
+interface FlagTarget {
+  path: string[];
+  schema: JsonSchema;
+}
 
 const argError = (code: string, message: string, toolId: string, details: Record<string, unknown>) =>
   new ToolboxError(code, message, {
@@ -57,27 +60,54 @@ export function flagNames(root: JsonSchema, schema: JsonSchema = root, prefix = 
 
 const INT = /^[-+]?\d+$/;
 const NUM = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
-const BOOLS: Record<string, boolean> = { true: true, false: false, yes: true, no: false, on: true, off: false, '1': true, '0': false };
+const BOOLS: Record<string, boolean> = {
+  true: true,
+  false: false,
+  yes: true,
+  no: false,
+  on: true,
+  off: false,
+  '1': true,
+  '0': false,
+};
 
 function tryType(type: string, raw: string): { ok: true; value: unknown } | { ok: false } {
   switch (type) {
-    case 'string': return { ok: true, value: raw };
-    case 'integer': return INT.test(raw.trim()) && Number.isSafeInteger(Number(raw)) ? { ok: true, value: Number(raw) } : { ok: false };
-    case 'number': return NUM.test(raw.trim()) ? { ok: true, value: Number(raw) } : { ok: false };
-    case 'boolean': return raw.toLowerCase() in BOOLS ? { ok: true, value: BOOLS[raw.toLowerCase()] } : { ok: false };
-    case 'null': return raw === 'null' ? { ok: true, value: null } : { ok: false };
+    case 'string':
+      return { ok: true, value: raw };
+    case 'integer':
+      return INT.test(raw.trim()) && Number.isSafeInteger(Number(raw))
+        ? { ok: true, value: Number(raw) }
+        : { ok: false };
+    case 'number':
+      return NUM.test(raw.trim()) ? { ok: true, value: Number(raw) } : { ok: false };
+    case 'boolean':
+      return raw.toLowerCase() in BOOLS ? { ok: true, value: BOOLS[raw.toLowerCase()] } : { ok: false };
+    case 'null':
+      return raw === 'null' ? { ok: true, value: null } : { ok: false };
     case 'array':
     case 'object': {
       try {
         const v = JSON.parse(raw) as unknown;
         return jsonType(v) === type ? { ok: true, value: v } : { ok: false };
-      } catch { return { ok: false }; }
+      } catch {
+        return { ok: false };
+      }
     }
-    default: return { ok: false };
+    default:
+      return { ok: false };
   }
 }
 
-const EXPECT: Record<string, string> = { integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'null', array: 'a JSON array', object: 'a JSON object', string: 'a string' };
+const EXPECT: Record<string, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'null',
+  array: 'a JSON array',
+  object: 'a JSON object',
+  string: 'a string',
+};
 // With several admitted types, the most specific conversion that succeeds wins; a string stays a string last.
 const ORDER = ['null', 'integer', 'number', 'boolean', 'array', 'object', 'string'];
 
@@ -88,12 +118,18 @@ const ORDER = ['null', 'integer', 'number', 'boolean', 'array', 'object', 'strin
 export function convertValue(raw: string, schema: JsonSchema, root: JsonSchema, flag: string, toolId: string): unknown {
   const choices = choicesOf(schema, root);
   if (choices) {
-    const hit = choices.find((c) => (typeof c === 'string' ? c === raw : JSON.stringify(c) === raw || String(c) === raw));
+    const hit = choices.find((c) =>
+      typeof c === 'string' ? c === raw : JSON.stringify(c) === raw || String(c) === raw,
+    );
     if (hit !== undefined || choices.includes(raw)) return hit ?? raw;
     const list = choices.map((c) => (typeof c === 'string' ? c : JSON.stringify(c)));
     const near = closest(raw, list, 1);
-    throw argError('invalid_argument', `${flag}: expected one of ${list.join(', ')}; got '${raw}'.${near.length ? ` Did you mean '${near[0]}'?` : ''}`, toolId,
-      { flag, param: flag.slice(2), expected: `one of: ${list.join(', ')}`, given: raw, choices });
+    throw argError(
+      'invalid_argument',
+      `${flag}: expected one of ${list.join(', ')}; got '${raw}'.${near.length ? ` Did you mean '${near[0]}'?` : ''}`,
+      toolId,
+      { flag, param: flag.slice(2), expected: `one of: ${list.join(', ')}`, given: raw, choices },
+    );
   }
   const types = typesOf(schema, root);
   if (types.length === 0) return raw;
@@ -103,7 +139,12 @@ export function convertValue(raw: string, schema: JsonSchema, root: JsonSchema, 
     if (r.ok) return r.value;
   }
   const expected = types.map((t) => EXPECT[t] ?? t).join(' or ');
-  throw argError('invalid_argument', `${flag}: expected ${expected}, got '${raw}'.`, toolId, { flag, param: flag.slice(2), expected: types.join('|'), given: raw });
+  throw argError('invalid_argument', `${flag}: expected ${expected}, got '${raw}'.`, toolId, {
+    flag,
+    param: flag.slice(2),
+    expected: types.join('|'),
+    given: raw,
+  });
 }
 
 function setPath(obj: Record<string, unknown>, path: string[], value: unknown): void {
@@ -127,7 +168,8 @@ export function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const old = out[k];
-    const isObj = (x: unknown): x is Record<string, unknown> => Boolean(x) && typeof x === 'object' && !Array.isArray(x);
+    const isObj = (x: unknown): x is Record<string, unknown> =>
+      Boolean(x) && typeof x === 'object' && !Array.isArray(x);
     out[k] = isObj(old) && isObj(v) ? deepMerge(old, v) : v;
   }
   return out;
@@ -143,32 +185,55 @@ export function argsFromFlags(schema: JsonSchema, tokens: string[], toolId: stri
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
     if (!tok.startsWith('--') || tok === '--') {
-      throw argError('unexpected_argument', `unexpected argument '${tok}': tool arguments are flags, e.g. --${flagNames(schema)[0] ?? 'name'} <value>.`, toolId, { given: tok });
+      throw argError(
+        'unexpected_argument',
+        `unexpected argument '${tok}': tool arguments are flags, e.g. --${flagNames(schema)[0] ?? 'name'} <value>.`,
+        toolId,
+        { given: tok },
+      );
     }
     let name = tok.slice(2);
     let value: string | undefined;
     const eq = name.indexOf('=');
-    if (eq >= 0) { value = name.slice(eq + 1); name = name.slice(0, eq); }
+    if (eq >= 0) {
+      value = name.slice(eq + 1);
+      name = name.slice(0, eq);
+    }
     let target = resolveFlag(schema, name);
     if (!target && name.startsWith('no-') && value === undefined) {
       const t = resolveFlag(schema, name.slice(3));
-      if (t && typesOf(t.schema, schema).includes('boolean')) { setPath(out, t.path, false); continue; }
+      if (t && typesOf(t.schema, schema).includes('boolean')) {
+        setPath(out, t.path, false);
+        continue;
+      }
     }
     if (!target) {
       const near = closest(name, flagNames(schema));
-      throw argError('unknown_argument', `unknown argument --${name} for tool '${toolId}'.${near.length ? ` Did you mean ${near.map((n) => `--${n}`).join(' or ')}?` : ''}`, toolId,
-        { flag: `--${name}`, suggestions: near.map((n) => `--${n}`), valid: flagNames(schema).map((n) => `--${n}`) });
+      throw argError(
+        'unknown_argument',
+        `unknown argument --${name} for tool '${toolId}'.${near.length ? ` Did you mean ${near.map((n) => `--${n}`).join(' or ')}?` : ''}`,
+        toolId,
+        { flag: `--${name}`, suggestions: near.map((n) => `--${n}`), valid: flagNames(schema).map((n) => `--${n}`) },
+      );
     }
     const flag = `--${target.path.join('.')}`;
     const types = typesOf(target.schema, schema);
     if (value === undefined) {
       const next = tokens[i + 1];
-      if (types.includes('boolean') && (next === undefined || next.startsWith('--') || !(next.toLowerCase() in BOOLS))) {
+      if (
+        types.includes('boolean') &&
+        (next === undefined || next.startsWith('--') || !(next.toLowerCase() in BOOLS))
+      ) {
         setPath(out, target.path, true);
         continue;
       }
       if (next === undefined || (next.startsWith('--') && next.length > 2)) {
-        throw argError('missing_value', `${flag} needs a value (${types.map((t) => EXPECT[t] ?? t).join(' or ') || 'any value'}).`, toolId, { flag, param: target.path.join('.'), expected: types.join('|') });
+        throw argError(
+          'missing_value',
+          `${flag} needs a value (${types.map((t) => EXPECT[t] ?? t).join(' or ') || 'any value'}).`,
+          toolId,
+          { flag, param: target.path.join('.'), expected: types.join('|') },
+        );
       }
       value = next;
       i++;
@@ -198,10 +263,16 @@ export function parseArgsJson(text: string, source: string): Record<string, unkn
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new ToolboxError('invalid_args_json', `${source}: not valid JSON (${(e as Error).message}).`, { exitCode: ExitCode.usage, hint: 'Pass a JSON object, e.g. --args \'{"city": "Paris"}\'.' });
+    throw new ToolboxError('invalid_args_json', `${source}: not valid JSON (${(e as Error).message}).`, {
+      exitCode: ExitCode.usage,
+      hint: 'Pass a JSON object, e.g. --args \'{"city": "Paris"}\'.',
+    });
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) {
-    throw new ToolboxError('invalid_args_json', `${source}: expected a JSON object of arguments, got ${jsonType(v)}.`, { exitCode: ExitCode.usage, hint: 'Pass a JSON object, e.g. --args \'{"city": "Paris"}\'.' });
+    throw new ToolboxError('invalid_args_json', `${source}: expected a JSON object of arguments, got ${jsonType(v)}.`, {
+      exitCode: ExitCode.usage,
+      hint: 'Pass a JSON object, e.g. --args \'{"city": "Paris"}\'.',
+    });
   }
   return v as Record<string, unknown>;
 }

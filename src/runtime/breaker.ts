@@ -5,7 +5,11 @@ import { ExitCode, ToolboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 
 /** Breaker thresholds, from `runtime.breaker` in toolbox.config.yaml (window and cooldown in seconds there). */
-export interface BreakerSettings { failures: number; windowMs: number; cooldownMs: number }
+export interface BreakerSettings {
+  failures: number;
+  windowMs: number;
+  cooldownMs: number;
+}
 
 /** What the breaker remembers of one tool in .toolbox/breaker.json. Times are epoch ms. */
 export interface BreakerRecord {
@@ -20,12 +24,20 @@ export interface BreakerRecord {
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
 /** One tool's breaker as shown by `toolbox stats`. */
-export interface BreakerStatus { state: BreakerState; recentFailures: number; reopensAt?: string }
+export interface BreakerStatus {
+  state: BreakerState;
+  recentFailures: number;
+  reopensAt?: string;
+}
 
 export function breakerSettings(config: ToolboxConfig): BreakerSettings {
   const b = config.runtime?.breaker ?? {};
   const pos = (v: unknown, d: number) => (typeof v === 'number' && v > 0 ? v : d);
-  return { failures: Math.round(pos(b.failures, 5)), windowMs: pos(b.window, 60) * 1000, cooldownMs: pos(b.cooldown, 30) * 1000 };
+  return {
+    failures: Math.round(pos(b.failures, 5)),
+    windowMs: pos(b.window, 60) * 1000,
+    cooldownMs: pos(b.cooldown, 30) * 1000,
+  };
 }
 
 /**
@@ -38,7 +50,11 @@ export function breakerSettings(config: ToolboxConfig): BreakerSettings {
 export class Breaker {
   private readonly file: string;
 
-  constructor(stateDir: string, private readonly settings: BreakerSettings, private readonly now: () => number = Date.now) {
+  constructor(
+    stateDir: string,
+    private readonly settings: BreakerSettings,
+    private readonly now: () => number = Date.now,
+  ) {
     this.file = join(stateDir, 'breaker.json');
   }
 
@@ -70,7 +86,9 @@ export class Breaker {
     const recent = (rec?.failures ?? []).filter((f) => t - f < this.settings.windowMs).length;
     if (!rec?.openUntil) return { state: 'closed', recentFailures: recent };
     const reopensAt = new Date(rec.openUntil).toISOString();
-    return t < rec.openUntil ? { state: 'open', recentFailures: recent, reopensAt } : { state: 'half_open', recentFailures: recent, reopensAt };
+    return t < rec.openUntil
+      ? { state: 'open', recentFailures: recent, reopensAt }
+      : { state: 'half_open', recentFailures: recent, reopensAt };
   }
 
   /** Every tool the breaker has a record of. */
@@ -91,14 +109,19 @@ export class Breaker {
     }
     const until = t < rec.openUntil ? rec.openUntil : rec.trialAt! + this.settings.cooldownMs;
     const secs = Math.max(1, Math.ceil((until - t) / 1000));
-    const why = t < rec.openUntil
-      ? `it failed ${this.settings.failures} times within ${this.settings.windowMs / 1000} s`
-      : 'a trial call after its cool-down is still running';
-    throw new ToolboxError('circuit_open', `tool '${id}' is temporarily refused: ${why}. It reopens at ${new Date(until).toISOString()} (in ${secs} s).`, {
-      exitCode: ExitCode.toolFailed,
-      hint: 'Wait for the cool-down, fix the tool, or delete .toolbox/breaker.json to reset it (thresholds: runtime.breaker in toolbox.config.yaml).',
-      details: { reopensAt: new Date(until).toISOString(), retryAfterSeconds: secs },
-    });
+    const why =
+      t < rec.openUntil
+        ? `it failed ${this.settings.failures} times within ${this.settings.windowMs / 1000} s`
+        : 'a trial call after its cool-down is still running';
+    throw new ToolboxError(
+      'circuit_open',
+      `tool '${id}' is temporarily refused: ${why}. It reopens at ${new Date(until).toISOString()} (in ${secs} s).`,
+      {
+        exitCode: ExitCode.toolFailed,
+        hint: 'Wait for the cool-down, fix the tool, or delete .toolbox/breaker.json to reset it (thresholds: runtime.breaker in toolbox.config.yaml).',
+        details: { reopensAt: new Date(until).toISOString(), retryAfterSeconds: secs },
+      },
+    );
   }
 
   /** A call succeeded: the circuit closes and the failure count starts again. */

@@ -38,7 +38,9 @@ export function appendCall(stateDir: string, rec: CallRecord): void {
     mkdirSync(stateDir, { recursive: true });
     try {
       if (statSync(file).size > MAX_BYTES) renameSync(file, join(stateDir, 'calls.1.jsonl'));
-    } catch { /* no log yet */ }
+    } catch {
+      /* no log yet */
+    }
     appendFileSync(file, JSON.stringify(rec) + '\n');
   } catch {
     // read-only project: no log
@@ -50,13 +52,19 @@ export function readCalls(stateDir: string): CallRecord[] {
   const out: CallRecord[] = [];
   for (const f of [join(stateDir, 'calls.1.jsonl'), callLogPath(stateDir)]) {
     let text: string;
-    try { text = readFileSync(f, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
       try {
         const r = JSON.parse(line) as CallRecord;
         if (r && typeof r.tool === 'string') out.push(r);
-      } catch { /* a torn or foreign line */ }
+      } catch {
+        /* a torn or foreign line */
+      }
     }
   }
   return out;

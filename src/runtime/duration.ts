@@ -8,7 +8,11 @@ import { parseDuration } from '../util/duration.js';
 export function requireDuration(value: number | string, what = 'duration'): number {
   const ms = parseDuration(value);
   if (ms === undefined) {
-    throw new ToolboxError('invalid_duration', `${what}: expected seconds or a duration such as 500ms, 10s, 2m; got '${String(value)}'.`, { exitCode: ExitCode.usage });
+    throw new ToolboxError(
+      'invalid_duration',
+      `${what}: expected seconds or a duration such as 500ms, 10s, 2m; got '${String(value)}'.`,
+      { exitCode: ExitCode.usage },
+    );
   }
   return ms;
 }

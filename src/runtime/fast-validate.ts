@@ -3,9 +3,32 @@ import type { JsonSchema } from '../contract/types.js';
 // Keywords this validator implements exactly as ajv does, plus annotations that never affect
 // validity. A schema using anything else (format, $ref, anyOf, pattern flags, ...) goes to ajv.
 const IMPLEMENTED = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern',
-  'title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'title',
+  'description',
+  'default',
+  'examples',
+  '$schema',
+  '$id',
+  '$comment',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
 ]);
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
@@ -17,15 +40,42 @@ function supported(s: unknown, depth = 0): boolean {
   for (const [k, v] of Object.entries(s as JsonSchema)) {
     if (!IMPLEMENTED.has(k)) return false;
     switch (k) {
-      case 'type': if (![v].flat().every((t) => TYPES.has(t as string))) return false; break;
-      case 'properties': if (!v || typeof v !== 'object' || !Object.values(v).every((p) => supported(p, depth + 1))) return false; break;
-      case 'additionalProperties': case 'items': if (!supported(v, depth + 1)) return false; break;
-      case 'required': if (!Array.isArray(v)) return false; break;
-      case 'enum': if (!Array.isArray(v) || !v.every(prim)) return false; break;
-      case 'const': if (!prim(v)) return false; break;
-      case 'pattern': try { new RegExp(String(v), 'u'); } catch { return false; } break;
-      case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
-      case 'minLength': case 'maxLength': case 'minItems': case 'maxItems': if (typeof v !== 'number') return false; break;
+      case 'type':
+        if (![v].flat().every((t) => TYPES.has(t as string))) return false;
+        break;
+      case 'properties':
+        if (!v || typeof v !== 'object' || !Object.values(v).every((p) => supported(p, depth + 1))) return false;
+        break;
+      case 'additionalProperties':
+      case 'items':
+        if (!supported(v, depth + 1)) return false;
+        break;
+      case 'required':
+        if (!Array.isArray(v)) return false;
+        break;
+      case 'enum':
+        if (!Array.isArray(v) || !v.every(prim)) return false;
+        break;
+      case 'const':
+        if (!prim(v)) return false;
+        break;
+      case 'pattern':
+        try {
+          new RegExp(String(v), 'u');
+        } catch {
+          return false;
+        }
+        break;
+      case 'minimum':
+      case 'maximum':
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+      case 'minLength':
+      case 'maxLength':
+      case 'minItems':
+      case 'maxItems':
+        if (typeof v !== 'number') return false;
+        break;
     }
   }
   return true;
@@ -33,13 +83,20 @@ function supported(s: unknown, depth = 0): boolean {
 
 function typeOk(t: string, v: unknown): boolean {
   switch (t) {
-    case 'string': return typeof v === 'string';
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'integer': return typeof v === 'number' && Number.isInteger(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'null': return v === null;
-    case 'array': return Array.isArray(v);
-    default: return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'null':
+      return v === null;
+    case 'array':
+      return Array.isArray(v);
+    default:
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
   }
 }
 
@@ -69,12 +126,17 @@ function valid(s: unknown, v: unknown): boolean {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
     // Own properties only: a required `toString` or `valueOf` is not supplied by Object.prototype.
-    if (Array.isArray(x.required) && !x.required.every((k) => Object.hasOwn(o, k as string) && o[k as string] !== undefined)) return false;
+    if (
+      Array.isArray(x.required) &&
+      !x.required.every((k) => Object.hasOwn(o, k as string) && o[k as string] !== undefined)
+    )
+      return false;
     const props = (x.properties ?? {}) as Record<string, unknown>;
     for (const [k, val] of Object.entries(o)) {
       if (val === undefined) continue;
-      if (Object.hasOwn(props, k)) { if (!valid(props[k], val)) return false; }
-      else if (x.additionalProperties !== undefined && !valid(x.additionalProperties, val)) return false;
+      if (Object.hasOwn(props, k)) {
+        if (!valid(props[k], val)) return false;
+      } else if (x.additionalProperties !== undefined && !valid(x.additionalProperties, val)) return false;
     }
   }
   return true;

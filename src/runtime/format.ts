@@ -83,6 +83,8 @@ export function checkOutput(contract: ToolContract, result: unknown): string[] {
     return [`output_schema of '${contract.id}' could not be compiled: ${(e as Error).message}`];
   }
   if (validate(result)) return [];
-  const errs = (validate.errors ?? []).slice(0, 3).map((e) => `${pointerToPath(e.instancePath).join('.') || '(result)'} ${e.message ?? e.keyword}`);
+  const errs = (validate.errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${pointerToPath(e.instancePath).join('.') || '(result)'} ${e.message ?? e.keyword}`);
   return [`result of '${contract.id}' does not match its output_schema: ${errs.join('; ')}`];
 }

@@ -19,8 +19,14 @@ export interface RunOptions {
 }
 
 const VALUED: Record<string, keyof RunOptions> = {
-  '--timeout': 'timeout', '--user': 'user', '--role': 'role', '--session': 'session',
-  '--args': 'args', '--args-file': 'argsFile', '--registry': 'registry', '--config': 'config',
+  '--timeout': 'timeout',
+  '--user': 'user',
+  '--role': 'role',
+  '--session': 'session',
+  '--args': 'args',
+  '--args-file': 'argsFile',
+  '--registry': 'registry',
+  '--config': 'config',
 };
 
 /**
@@ -37,7 +43,11 @@ export function splitRunArgv(tokens: string[]): RunOptions {
     const key = VALUED[name];
     if (key) {
       let value: string | undefined = eq > 0 && name !== tok ? tok.slice(eq + 1) : tokens[++i];
-      if (value === undefined) throw new ToolboxError('missing_value', `${name} needs a value.`, { exitCode: ExitCode.usage, hint: 'Run `toolbox run <id> --help`.' });
+      if (value === undefined)
+        throw new ToolboxError('missing_value', `${name} needs a value.`, {
+          exitCode: ExitCode.usage,
+          hint: 'Run `toolbox run <id> --help`.',
+        });
       (o as unknown as Record<string, unknown>)[key] = value;
       continue;
     }
@@ -51,21 +61,36 @@ export function splitRunArgv(tokens: string[]): RunOptions {
 }
 
 /** Where `run` reads the arguments document and the tool's flags from. */
-export interface ArgSources { readFile(path: string): string; readStdin?: () => Promise<string | undefined>; stdinIsTTY?: boolean }
+export interface ArgSources {
+  readFile(path: string): string;
+  readStdin?: () => Promise<string | undefined>;
+  stdinIsTTY?: boolean;
+}
 
 /**
  * The tool's arguments: a JSON document (--args, --args-file F, or stdin when it is not a TTY
  * and no tool flag was given) with the flags merged over it.
  */
-export async function collectToolArgs(schema: import('../contract/types.js').JsonSchema, id: string, o: RunOptions, src: ArgSources): Promise<Record<string, unknown>> {
+export async function collectToolArgs(
+  schema: import('../contract/types.js').JsonSchema,
+  id: string,
+  o: RunOptions,
+  src: ArgSources,
+): Promise<Record<string, unknown>> {
   const { argsFromFlags, deepMerge, parseArgsJson } = await import('./args.js');
   let base: Record<string, unknown> = {};
   if (o.args !== undefined) base = parseArgsJson(o.args, '--args');
   else if (o.argsFile === '-') base = parseArgsJson((await src.readStdin?.()) ?? '', 'stdin');
   else if (o.argsFile !== undefined) {
     let text: string;
-    try { text = src.readFile(o.argsFile); } catch (e) {
-      throw new ToolboxError('args_file_unreadable', `--args-file: cannot read ${o.argsFile}: ${(e as Error).message}`, { exitCode: ExitCode.usage });
+    try {
+      text = src.readFile(o.argsFile);
+    } catch (e) {
+      throw new ToolboxError(
+        'args_file_unreadable',
+        `--args-file: cannot read ${o.argsFile}: ${(e as Error).message}`,
+        { exitCode: ExitCode.usage },
+      );
     }
     base = parseArgsJson(text, o.argsFile);
   } else if (o.toolFlags.length === 0 && src.stdinIsTTY === false && src.readStdin) {

@@ -38,7 +38,12 @@ export interface RuntimeOptions {
 const BACKSTOP_GRACE_MS = 2000;
 
 const fileKey = (file: string) => {
-  try { const st = statSync(file); return `${st.mtimeMs}:${st.size}:${st.ctimeMs}`; } catch { return 'missing'; }
+  try {
+    const st = statSync(file);
+    return `${st.mtimeMs}:${st.size}:${st.ctimeMs}`;
+  } catch {
+    return 'missing';
+  }
 };
 
 /**
@@ -57,7 +62,11 @@ export class Runtime {
   constructor(project: Project, opts: RuntimeOptions = {}) {
     this.project = project;
     this.opts = opts;
-    this.cache = new ToolCache(project, opts.cacheSize ?? project.config.runtime?.cache_size ?? 32, { longRunning: Boolean(opts.longRunning), verbose: Boolean(opts.verbose), env: opts.env });
+    this.cache = new ToolCache(project, opts.cacheSize ?? project.config.runtime?.cache_size ?? 32, {
+      longRunning: Boolean(opts.longRunning),
+      verbose: Boolean(opts.verbose),
+      env: opts.env,
+    });
     this.breaker = new Breaker(project.stateDir, breakerSettings(project.config), opts.now);
   }
 
@@ -104,7 +113,9 @@ export class Runtime {
       const out = await this.callWithBackstop(tool, args, ctx, ac);
       stats.runMs = performance.now() - callStart;
       stats.tier = out.tier;
-      const warnings = [...new Set([...checkOutput(c, out.result), ...(await this.sandboxWarnings(out.tier)), ...(out.warnings ?? [])])];
+      const warnings = [
+        ...new Set([...checkOutput(c, out.result), ...(await this.sandboxWarnings(out.tier)), ...(out.warnings ?? [])]),
+      ];
       const result: InvokeResult = {
         tool: c.id,
         ok: true,
@@ -127,7 +138,13 @@ export class Runtime {
       const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits });
       if (!stats.tier && e instanceof ToolRunError && e.tier) stats.tier = e.tier;
       if (countsAsFailure(err)) this.breaker.failure(c.id);
-      this.log(c.id, req, { ok: false, outcome: err.code, exitCode: err.exitCode, ...stats, durationMs: performance.now() - t0 });
+      this.log(c.id, req, {
+        ok: false,
+        outcome: err.code,
+        exitCode: err.exitCode,
+        ...stats,
+        durationMs: performance.now() - t0,
+      });
       throw err;
     } finally {
       req.signal?.removeEventListener('abort', onAbort);
@@ -175,7 +192,12 @@ export class Runtime {
     return { signal, limits, network: c.sandbox?.network === true, env, readOnlyPaths };
   }
 
-  private async callWithBackstop(tool: LoadedTool, args: Record<string, unknown>, ctx: CallContext, ac: AbortController): Promise<ToolOutput> {
+  private async callWithBackstop(
+    tool: LoadedTool,
+    args: Record<string, unknown>,
+    ctx: CallContext,
+    ac: AbortController,
+  ): Promise<ToolOutput> {
     if (ac.signal.aborted) throw new Error('cancelled');
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -208,7 +230,20 @@ export class Runtime {
     return info && info.tier === tier ? info.warnings : [];
   }
 
-  private log(tool: string, req: InvokeRequest, r: { ok: boolean; outcome: string; exitCode: number; loadMs: number; runMs: number; durationMs: number; cacheHit: boolean; tier?: string }): void {
+  private log(
+    tool: string,
+    req: InvokeRequest,
+    r: {
+      ok: boolean;
+      outcome: string;
+      exitCode: number;
+      loadMs: number;
+      runMs: number;
+      durationMs: number;
+      cacheHit: boolean;
+      tier?: string;
+    },
+  ): void {
     appendCall(this.project.stateDir, {
       ts: new Date().toISOString(),
       tool,

@@ -59,7 +59,10 @@ export function typesOf(schema: JsonSchema | undefined, root: JsonSchema): strin
   if (Array.isArray(s.type)) return s.type as string[];
   const values = Array.isArray(s.enum) ? (s.enum as unknown[]) : 'const' in s ? [s.const] : undefined;
   if (values) return [...new Set(values.map(jsonType))];
-  const branches = [...(Array.isArray(s.anyOf) ? s.anyOf : []), ...(Array.isArray(s.oneOf) ? s.oneOf : [])] as unknown[];
+  const branches = [
+    ...(Array.isArray(s.anyOf) ? s.anyOf : []),
+    ...(Array.isArray(s.oneOf) ? s.oneOf : []),
+  ] as unknown[];
   if (branches.length) {
     const all = branches.map((b) => typesOf(deref(b, root), root));
     if (all.some((t) => t.length === 0)) return [];
@@ -84,7 +87,8 @@ export function choicesOf(schema: JsonSchema | undefined, root: JsonSchema): unk
   if (!s) return undefined;
   if (Array.isArray(s.enum)) return s.enum as unknown[];
   if ('const' in s) return [s.const];
-  const branches = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as unknown[] | undefined;
+  const branches = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as
+    unknown[] | undefined;
   if (branches?.length) {
     const vals = branches.map((b) => choicesOf(deref(b, root), root));
     if (vals.every((v) => v !== undefined)) return vals.flat();

@@ -40,30 +40,39 @@ export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[]
     byTool.set(r.tool, list);
   }
   const states = breaker?.all() ?? {};
-  return [...byTool.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([tool, rs]) => {
-    const ok = rs.filter((r) => r.ok).length;
-    // Latency is measured on calls that reached the tool; refusals (bad args, open circuit) say nothing about it.
-    const ran = rs.filter((r) => r.ok || r.runMs > 0 || r.outcome === 'tool_failed' || r.outcome === 'tool_timeout' || r.outcome === 'tool_limit');
-    const durations = ran.map((r) => r.durationMs);
-    const loads = ran.filter((r) => !r.cacheHit && r.loadMs > 0).map((r) => r.loadMs);
-    const errors: Record<string, number> = {};
-    for (const r of rs) if (!r.ok) errors[r.outcome] = (errors[r.outcome] ?? 0) + 1;
-    const b = states[tool];
-    return {
-      tool,
-      calls: rs.length,
-      ok,
-      successRate: rs.length ? ok / rs.length : 0,
-      p50Ms: percentile(durations, 50),
-      p95Ms: percentile(durations, 95),
-      coldLoadMs: loads.length ? percentile(loads, 50) : null,
-      cacheHitRate: ran.length ? ran.filter((r) => r.cacheHit).length / ran.length : 0,
-      breaker: b?.state ?? 'closed',
-      ...(b?.state === 'open' && b.reopensAt ? { reopensAt: b.reopensAt } : {}),
-      errors,
-      lastCall: rs[rs.length - 1]!.ts,
-    };
-  });
+  return [...byTool.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([tool, rs]) => {
+      const ok = rs.filter((r) => r.ok).length;
+      // Latency is measured on calls that reached the tool; refusals (bad args, open circuit) say nothing about it.
+      const ran = rs.filter(
+        (r) =>
+          r.ok ||
+          r.runMs > 0 ||
+          r.outcome === 'tool_failed' ||
+          r.outcome === 'tool_timeout' ||
+          r.outcome === 'tool_limit',
+      );
+      const durations = ran.map((r) => r.durationMs);
+      const loads = ran.filter((r) => !r.cacheHit && r.loadMs > 0).map((r) => r.loadMs);
+      const errors: Record<string, number> = {};
+      for (const r of rs) if (!r.ok) errors[r.outcome] = (errors[r.outcome] ?? 0) + 1;
+      const b = states[tool];
+      return {
+        tool,
+        calls: rs.length,
+        ok,
+        successRate: rs.length ? ok / rs.length : 0,
+        p50Ms: percentile(durations, 50),
+        p95Ms: percentile(durations, 95),
+        coldLoadMs: loads.length ? percentile(loads, 50) : null,
+        cacheHitRate: ran.length ? ran.filter((r) => r.cacheHit).length / ran.length : 0,
+        breaker: b?.state ?? 'closed',
+        ...(b?.state === 'open' && b.reopensAt ? { reopensAt: b.reopensAt } : {}),
+        errors,
+        lastCall: rs[rs.length - 1]!.ts,
+      };
+    });
 }
 
 /** Stats of a project from .toolbox/calls.jsonl and .toolbox/breaker.json. */

@@ -3,7 +3,10 @@ import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import type { LoadedTool } from '../loaders/types.js';
 
-interface Slot { tool: LoadedTool; key: string }
+interface Slot {
+  tool: LoadedTool;
+  key: string;
+}
 
 // Sessions remembered per process; past this the oldest session's pins are dropped.
 const MAX_SESSIONS = 1000;
@@ -20,14 +23,23 @@ export class ToolCache {
   private readonly pins = new Map<string, Set<string>>();
   private readonly warmIds = new Set<string>();
 
-  constructor(private readonly project: Project, private readonly size: number, private readonly flags: { longRunning: boolean; verbose: boolean; env?: NodeJS.ProcessEnv }) {}
+  constructor(
+    private readonly project: Project,
+    private readonly size: number,
+    private readonly flags: { longRunning: boolean; verbose: boolean; env?: NodeJS.ProcessEnv },
+  ) {}
 
   ids(): string[] {
     return [...this.slots.keys()];
   }
 
   /** The loaded tool (loading it, after its dependency check, on a miss). */
-  async get(entry: ToolEntry, key: string, session?: string, opts: { warm?: boolean } = {}): Promise<{ tool: LoadedTool; hit: boolean; loadMs: number }> {
+  async get(
+    entry: ToolEntry,
+    key: string,
+    session?: string,
+    opts: { warm?: boolean } = {},
+  ): Promise<{ tool: LoadedTool; hit: boolean; loadMs: number }> {
     const id = entry.contract.id;
     if (session) this.pin(session, id);
     if (opts.warm) this.warmIds.add(id);
@@ -56,7 +68,12 @@ export class ToolCache {
     await assertDeps(this.project, entry, { env: this.flags.env });
     const { getLoader } = await import('../loaders/index.js');
     const loader = await getLoader(entry.contract.loader);
-    const tool = await loader.load({ project: this.project, entry, longRunning: this.flags.longRunning, verbose: this.flags.verbose });
+    const tool = await loader.load({
+      project: this.project,
+      entry,
+      longRunning: this.flags.longRunning,
+      verbose: this.flags.verbose,
+    });
     const slot = { tool, key };
     this.slots.set(entry.contract.id, slot);
     this.evict();

@@ -3,12 +3,25 @@ import { displayWidth } from '../output/table.js';
 import { choicesOf, deref, propertiesOf, requiredOf, typesOf } from './schema-walk.js';
 
 /** One parameter of a tool as `run --help` lists it. */
-export interface ParamInfo { flag: string; type: string; required: boolean; default?: unknown; choices?: unknown[]; description?: string }
+export interface ParamInfo {
+  flag: string;
+  type: string;
+  required: boolean;
+  default?: unknown;
+  choices?: unknown[];
+  description?: string;
+}
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** The tool's parameters as flags (nested object properties as --a.b), from its JSON Schema. */
-export function toolParams(root: JsonSchema, schema: JsonSchema = root, prefix = '', parentRequired = true, depth = 0): ParamInfo[] {
+export function toolParams(
+  root: JsonSchema,
+  schema: JsonSchema = root,
+  prefix = '',
+  parentRequired = true,
+  depth = 0,
+): ParamInfo[] {
   const out: ParamInfo[] = [];
   const req = new Set(requiredOf(schema, root));
   for (const [k, raw] of Object.entries(propertiesOf(schema, root))) {
@@ -16,7 +29,11 @@ export function toolParams(root: JsonSchema, schema: JsonSchema = root, prefix =
     const types = typesOf(s, root);
     const choices = choicesOf(s, root);
     const items = types.includes('array') ? typesOf(deref(s.items, root), root) : [];
-    const type = choices ? choices.map(show).join('|') : types.includes('array') ? `${items.join('|') || 'value'}[]` : types.join('|') || 'any';
+    const type = choices
+      ? choices.map(show).join('|')
+      : types.includes('array')
+        ? `${items.join('|') || 'value'}[]`
+        : types.join('|') || 'any';
     out.push({
       flag: `--${prefix}${k}`,
       type,
@@ -39,7 +56,9 @@ export function toolUsage(entry: ToolEntry): string {
   const params = toolParams(c.schema);
   const lines: string[] = [];
   const req = params.filter((p) => p.required).map((p) => `${p.flag} <${p.type}>`);
-  lines.push(`Usage: toolbox run ${c.id}${req.length ? ' ' + req.join(' ') : ''}${params.some((p) => !p.required) ? ' [options]' : ''}`);
+  lines.push(
+    `Usage: toolbox run ${c.id}${req.length ? ' ' + req.join(' ') : ''}${params.some((p) => !p.required) ? ' [options]' : ''}`,
+  );
   lines.push('', `${c.name} — ${c.description.trim()}`, '');
   if (params.length === 0) lines.push('This tool takes no parameters.');
   else {
@@ -50,12 +69,19 @@ export function toolUsage(entry: ToolEntry): string {
       const notes = [p.required ? 'required' : '', 'default' in p ? `default: ${show(p.default)}` : ''].filter(Boolean);
       const text = [p.description ?? '', notes.length ? `(${notes.join('; ')})` : ''].filter(Boolean).join(' ');
       const head = heads[i]!;
-      lines.push(displayWidth(head) > w ? `${head}\n${' '.repeat(w + 2)}${text}` : `${head}${' '.repeat(w - displayWidth(head))}  ${text}`);
+      lines.push(
+        displayWidth(head) > w
+          ? `${head}\n${' '.repeat(w + 2)}${text}`
+          : `${head}${' '.repeat(w - displayWidth(head))}  ${text}`,
+      );
     });
   }
-  lines.push('', 'Arguments: booleans as --flag / --no-flag; arrays by repeating the flag (or a JSON array);',
-    'objects as --a.b value or a JSON object; or all at once: --args \'<json>\', --args-file F, or JSON on stdin.',
+  lines.push(
+    '',
+    'Arguments: booleans as --flag / --no-flag; arrays by repeating the flag (or a JSON array);',
+    "objects as --a.b value or a JSON object; or all at once: --args '<json>', --args-file F, or JSON on stdin.",
     'Run options: --timeout <500ms|30s|2m>  --user U  --role R  --session ID  --json  --verbose',
-    `Contract: ${entry.file}:${entry.line ?? 1}`);
+    `Contract: ${entry.file}:${entry.line ?? 1}`,
+  );
   return lines.join('\n') + '\n';
 }

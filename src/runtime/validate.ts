@@ -24,10 +24,16 @@ export function validatorFor(schema: JsonSchema): Validator {
 export type ArgStyle = 'flags' | 'params';
 
 /** One argument problem, machine-readable. */
-export interface ArgProblem { param: string; keyword: string; expected: string; given?: string; message: string }
+export interface ArgProblem {
+  param: string;
+  keyword: string;
+  expected: string;
+  given?: string;
+  message: string;
+}
 
 function show(v: unknown): string {
-  const s = typeof v === 'string' ? `'${v}'` : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? `'${v}'` : (JSON.stringify(v) ?? String(v));
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
@@ -60,25 +66,55 @@ function describe(e: AjvError, data: unknown, root: JsonSchema, style: ArgStyle)
     const s = schemaAt(root, full);
     const type = s?.type ? ` (${[s.type].flat().join(' or ')})` : '';
     const desc = typeof s?.description === 'string' ? `: ${s.description}` : '';
-    return { param: full.join('.'), keyword: 'required', expected: String(s?.type ?? 'a value'), message: `missing required argument ${name(full, style)}${type}${desc}` };
+    return {
+      param: full.join('.'),
+      keyword: 'required',
+      expected: String(s?.type ?? 'a value'),
+      message: `missing required argument ${name(full, style)}${type}${desc}`,
+    };
   }
   if (e.keyword === 'additionalProperties') {
     const full = [...path, String(p.additionalProperty)];
-    return { param: full.join('.'), keyword: e.keyword, expected: 'no such argument', message: `unknown argument ${name(full, style)}` };
+    return {
+      param: full.join('.'),
+      keyword: e.keyword,
+      expected: 'no such argument',
+      message: `unknown argument ${name(full, style)}`,
+    };
   }
   const given = valueAt(data, path);
   const givenText = `${show(given)} (${jsonType(given)})`;
   let expected: string;
   switch (e.keyword) {
-    case 'type': expected = String(p.type).replace(/,/g, ' or '); break;
-    case 'enum': expected = `one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`; break;
-    case 'const': expected = `exactly ${show(p.allowedValue)}`; break;
-    case 'format': expected = `a valid ${String(p.format)}`; break;
-    case 'pattern': expected = `text matching /${String(p.pattern)}/`; break;
+    case 'type':
+      expected = String(p.type).replace(/,/g, ' or ');
+      break;
+    case 'enum':
+      expected = `one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
+      break;
+    case 'const':
+      expected = `exactly ${show(p.allowedValue)}`;
+      break;
+    case 'format':
+      expected = `a valid ${String(p.format)}`;
+      break;
+    case 'pattern':
+      expected = `text matching /${String(p.pattern)}/`;
+      break;
     // ajv says 'must be <= 7' / 'must NOT have fewer than 2 items': keep the condition only.
-    default: expected = (e.message ?? e.keyword).replace(/^must be /, '').replace(/^must NOT /, 'to not ').replace(/^must /, 'to ');
+    default:
+      expected = (e.message ?? e.keyword)
+        .replace(/^must be /, '')
+        .replace(/^must NOT /, 'to not ')
+        .replace(/^must /, 'to ');
   }
-  return { param: path.join('.'), keyword: e.keyword, expected, given: show(given), message: `${name(path, style)}: expected ${expected}, got ${givenText}` };
+  return {
+    param: path.join('.'),
+    keyword: e.keyword,
+    expected,
+    given: show(given),
+    message: `${name(path, style)}: expected ${expected}, got ${givenText}`,
+  };
 }
 
 // Wrapper keywords only repeat what their branches already said.
@@ -99,9 +135,16 @@ export function validateArgs(contract: ToolContract, args: unknown, style: ArgSt
   const unique = problems.filter((pr) => !seen.has(pr.message) && seen.add(pr.message));
   const head = unique.slice(0, 5).map((pr) => pr.message);
   const more = unique.length > 5 ? ` (and ${unique.length - 5} more)` : '';
-  throw new ToolboxError('invalid_arguments', `invalid arguments for tool '${contract.id}': ${head.join('; ')}${more}`, {
-    exitCode: ExitCode.usage,
-    hint: style === 'flags' ? `Run \`toolbox run ${contract.id} --help\` for the tool's parameters.` : `See the tool's input schema (\`toolbox show ${contract.id}\`).`,
-    details: { problems: unique },
-  });
+  throw new ToolboxError(
+    'invalid_arguments',
+    `invalid arguments for tool '${contract.id}': ${head.join('; ')}${more}`,
+    {
+      exitCode: ExitCode.usage,
+      hint:
+        style === 'flags'
+          ? `Run \`toolbox run ${contract.id} --help\` for the tool's parameters.`
+          : `See the tool's input schema (\`toolbox show ${contract.id}\`).`,
+      details: { problems: unique },
+    },
+  );
 }

@@ -6,16 +6,34 @@ import type { SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec, SandboxTi
 import { DEFAULT_LIMITS } from './limits.js';
 import type { Tools } from './wrap.js';
 
-export type { LimitHit, ResolvedLimits, SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+export type {
+  LimitHit,
+  ResolvedLimits,
+  SandboxInfo,
+  SandboxProcess,
+  SandboxResult,
+  SandboxSpec,
+  SandboxTier,
+} from './types.js';
 export { resolveInterpreter, type ResolvedInterpreter } from './interpreter.js';
 export { DEFAULT_LIMITS, parseDuration, parseSize, resolveLimits } from './limits.js';
 
 /** A trial run for the probe: the real call path running `true`, nothing bound, nothing to leak. */
 async function trial(tier: SandboxTier, tools: Tools): Promise<string | undefined> {
   try {
-    const r = await runWith({ command: '/bin/sh', args: ['-c', 'exit 0'], env: {}, readOnlyPaths: [], network: false,
-      limits: { ...DEFAULT_LIMITS, timeoutMs: 10_000 } }, tier, tools);
-    return r.exitCode === 0 ? undefined : (r.stderr.trim().split('\n').pop() || `exit ${r.exitCode ?? r.signal}`);
+    const r = await runWith(
+      {
+        command: '/bin/sh',
+        args: ['-c', 'exit 0'],
+        env: {},
+        readOnlyPaths: [],
+        network: false,
+        limits: { ...DEFAULT_LIMITS, timeoutMs: 10_000 },
+      },
+      tier,
+      tools,
+    );
+    return r.exitCode === 0 ? undefined : r.stderr.trim().split('\n').pop() || `exit ${r.exitCode ?? r.signal}`;
   } catch (e) {
     return (e as Error).message;
   }

@@ -109,7 +109,13 @@ function pythonWithoutRunning(found: string): ResolvedInterpreter | undefined {
     prefix = venvRoot;
     base = dirname(home);
   }
-  const rp = (p: string) => { try { return realpathSync(p); } catch { return p; } };
+  const rp = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
   return { path: found, readOnlyPaths: outsideSystem([prefix, base, dirname(found), dirname(real)].map(rp)) };
 }
 
@@ -125,7 +131,11 @@ function shimKey(found: string): string {
     if (dirname(d) === d) break;
   }
   for (const f of files) {
-    try { parts.push(`${f}:${statSync(f).mtimeMs}`); } catch { /* absent */ }
+    try {
+      parts.push(`${f}:${statSync(f).mtimeMs}`);
+    } catch {
+      /* absent */
+    }
   }
   return parts.join('|');
 }
@@ -143,12 +153,18 @@ function readShimCache(key: string): ResolvedInterpreter | undefined {
 function writeShimCache(key: string, value: ResolvedInterpreter): void {
   try {
     let all: Record<string, ResolvedInterpreter> = {};
-    try { all = JSON.parse(readFileSync(shimCacheFile(), 'utf8')) as Record<string, ResolvedInterpreter>; } catch { /* new */ }
+    try {
+      all = JSON.parse(readFileSync(shimCacheFile(), 'utf8')) as Record<string, ResolvedInterpreter>;
+    } catch {
+      /* new */
+    }
     const keys = Object.keys(all);
     if (keys.length > 50) for (const k of keys.slice(0, keys.length - 50)) delete all[k];
     all[key] = value;
     writeFileAtomic(shimCacheFile(), JSON.stringify(all), 0o600);
-  } catch { /* an optimisation only */ }
+  } catch {
+    /* an optimisation only */
+  }
 }
 
 function resolvePython(cmd: string, found: string): Promise<ResolvedInterpreter> {
@@ -169,12 +185,32 @@ function runPython(cmd: string, found: string): Promise<ResolvedInterpreter> {
     // Run with the caller's environment so shims (pyenv reads PYENV_VERSION, .python-version) pick
     // the same interpreter the user gets in their shell.
     execFile(found, ['-c', code], { timeout: 15_000 }, (err, stdout, stderr) => {
-      if (err) return rej(notFound(cmd, `running it failed: ${String(stderr || err.message).trim().split('\n').pop()}`));
+      if (err)
+        return rej(
+          notFound(
+            cmd,
+            `running it failed: ${String(stderr || err.message)
+              .trim()
+              .split('\n')
+              .pop()}`,
+          ),
+        );
       try {
         const [exe, prefix, base] = JSON.parse(String(stdout).trim().split('\n').pop()!) as string[];
         if (!exe) throw new Error('empty sys.executable');
         const real = realpathSync(exe);
-        res({ path: exe, readOnlyPaths: outsideSystem([prefix!, base!, dirname(exe), dirname(real)].map((p) => { try { return realpathSync(p); } catch { return p; } })) });
+        res({
+          path: exe,
+          readOnlyPaths: outsideSystem(
+            [prefix!, base!, dirname(exe), dirname(real)].map((p) => {
+              try {
+                return realpathSync(p);
+              } catch {
+                return p;
+              }
+            }),
+          ),
+        });
       } catch (e) {
         rej(notFound(cmd, `could not read sys.executable (${(e as Error).message})`));
       }

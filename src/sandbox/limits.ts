@@ -23,10 +23,17 @@ export const DEFAULT_LIMITS: Readonly<ResolvedLimits> = Object.freeze({
 });
 
 const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1,
-  k: 1024, kb: 1024, kib: 1024,
-  m: MiB, mb: MiB, mib: MiB,
-  g: 1024 * MiB, gb: 1024 * MiB, gib: 1024 * MiB,
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: MiB,
+  mb: MiB,
+  mib: MiB,
+  g: 1024 * MiB,
+  gb: 1024 * MiB,
+  gib: 1024 * MiB,
 };
 
 /**
@@ -68,17 +75,23 @@ function size(field: string, value: number | string): number {
  * The CPU limit follows a raised timeout (a contract asking for 5 minutes wall time should not
  * be killed at 30 s of CPU) unless the contract sets `cpu` itself.
  */
-export function resolveLimits(policy: SandboxPolicy | undefined, timeout: number | string | undefined, overrideMs?: number): ResolvedLimits {
+export function resolveLimits(
+  policy: SandboxPolicy | undefined,
+  timeout: number | string | undefined,
+  overrideMs?: number,
+): ResolvedLimits {
   const limits: ResolvedLimits = { ...DEFAULT_LIMITS };
   if (timeout !== undefined) {
     const ms = parseDuration(timeout);
-    if (ms === undefined) throw bad('timeout', timeout, "seconds as a number, or a duration such as '500ms', '10s', '2m'");
+    if (ms === undefined)
+      throw bad('timeout', timeout, "seconds as a number, or a duration such as '500ms', '10s', '2m'");
     limits.timeoutMs = ms;
   }
   if (overrideMs !== undefined) {
     if (!Number.isFinite(overrideMs) || overrideMs <= 0) {
       throw new ToolboxError('invalid_timeout', `Invalid timeout ${overrideMs}ms: expected a positive duration`, {
-        exitCode: ExitCode.usage, hint: "Pass --timeout as seconds or a duration such as '500ms', '10s', '2m'.",
+        exitCode: ExitCode.usage,
+        hint: "Pass --timeout as seconds or a duration such as '500ms', '10s', '2m'.",
       });
     }
     limits.timeoutMs = Math.round(overrideMs);

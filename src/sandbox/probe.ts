@@ -36,15 +36,33 @@ function findTools(): Tools {
 }
 
 function cacheKey(tools: Tools): string {
-  const id = (p?: string) => { if (!p) return '-'; try { const s = statSync(p); return `${p}:${s.size}:${s.mtimeMs}`; } catch { return '-'; } };
-  return [id(tools.bwrap), id(tools.unshare), id(tools.setpriv), id(tools.prlimit), `uid=${process.getuid?.() ?? '-'}`, release(), arch()].join('|');
+  const id = (p?: string) => {
+    if (!p) return '-';
+    try {
+      const s = statSync(p);
+      return `${p}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return '-';
+    }
+  };
+  return [
+    id(tools.bwrap),
+    id(tools.unshare),
+    id(tools.setpriv),
+    id(tools.prlimit),
+    `uid=${process.getuid?.() ?? '-'}`,
+    release(),
+    arch(),
+  ].join('|');
 }
 
 function version(file: string): Promise<string | undefined> {
   return new Promise((res) => {
     const c = spawn(file, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
-    c.stdout.on('data', (d) => { out += d; });
+    c.stdout.on('data', (d) => {
+      out += d;
+    });
     c.on('error', () => res(undefined));
     c.on('close', () => res(out.trim() || undefined));
   });
@@ -62,7 +80,9 @@ export function probeFacts(stateDir: string | undefined, trial: TierTrial): Prom
       try {
         const cached = JSON.parse(readFileSync(file, 'utf8')) as ProbeFacts;
         if (cached.key === key) return cached;
-      } catch { /* no cache yet */ }
+      } catch {
+        /* no cache yet */
+      }
     }
     const facts: ProbeFacts = { key, tools, works: { bwrap: false, unshare: false, none: true }, reasons: {} };
     if (process.platform !== 'linux') {
@@ -86,11 +106,15 @@ export function probeFacts(stateDir: string | undefined, trial: TierTrial): Prom
     if (file) {
       try {
         writeFileAtomic(file, JSON.stringify(facts, null, 2));
-      } catch { /* a read-only state dir only costs a re-probe next time */ }
+      } catch {
+        /* a read-only state dir only costs a re-probe next time */
+      }
     }
     return facts;
   })();
-  memo.catch(() => { memo = undefined; });
+  memo.catch(() => {
+    memo = undefined;
+  });
   return memo;
 }
 
@@ -99,14 +123,20 @@ export function chooseTier(facts: ProbeFacts, forced = process.env.TOOLBOX_SANDB
   if (forced) {
     if (!TIERS.includes(forced as SandboxTier)) {
       throw new ToolboxError('sandbox_unknown_tier', `TOOLBOX_SANDBOX=${forced} is not a sandbox tier`, {
-        exitCode: ExitCode.registry, hint: `Use one of: ${TIERS.join(', ')} (or unset it to pick the strongest).`,
+        exitCode: ExitCode.registry,
+        hint: `Use one of: ${TIERS.join(', ')} (or unset it to pick the strongest).`,
       });
     }
     const t = forced as SandboxTier;
     if (!facts.works[t]) {
-      throw new ToolboxError('sandbox_unavailable', `TOOLBOX_SANDBOX=${t} was asked for, but ${facts.reasons[t] ?? 'it does not work here'}`, {
-        exitCode: ExitCode.registry, hint: `Unset TOOLBOX_SANDBOX, or pick a tier that works here: ${TIERS.filter((x) => facts.works[x]).join(', ')}.`,
-      });
+      throw new ToolboxError(
+        'sandbox_unavailable',
+        `TOOLBOX_SANDBOX=${t} was asked for, but ${facts.reasons[t] ?? 'it does not work here'}`,
+        {
+          exitCode: ExitCode.registry,
+          hint: `Unset TOOLBOX_SANDBOX, or pick a tier that works here: ${TIERS.filter((x) => facts.works[x]).join(', ')}.`,
+        },
+      );
     }
     return t;
   }
@@ -116,21 +146,72 @@ export function chooseTier(facts: ProbeFacts, forced = process.env.TOOLBOX_SANDB
 /** What the tier isolates, and the warnings to show on every run when that is less than the default policy. */
 export function describeTier(tier: SandboxTier, facts: ProbeFacts): SandboxInfo {
   const root = process.getuid?.() === 0;
-  const reasons = TIERS.slice(0, TIERS.indexOf(tier)).map((t) => facts.reasons[t] ?? `${t} was not chosen (TOOLBOX_SANDBOX=${tier})`);
+  const reasons = TIERS.slice(0, TIERS.indexOf(tier)).map(
+    (t) => facts.reasons[t] ?? `${t} was not chosen (TOOLBOX_SANDBOX=${tier})`,
+  );
   const warnings: string[] = [];
   const install = 'install bubblewrap (apt-get install bubblewrap) for full isolation';
   if (tier === 'bwrap') {
     const uidDrop = root ? !!facts.tools.setpriv : false;
-    if (root && !uidDrop) warnings.push('setpriv not found: tools run as uid 0 without capabilities, and the process limit is not enforced (only the timeout stops a fork bomb)');
+    if (root && !uidDrop)
+      warnings.push(
+        'setpriv not found: tools run as uid 0 without capabilities, and the process limit is not enforced (only the timeout stops a fork bomb)',
+      );
     if (!facts.tools.prlimit) warnings.push('prlimit not found: no CPU, memory, process or file-size limits');
-    return { tier, isolates: { filesystem: true, network: true, processes: true, syscalls: true, uidDrop, processLimit: !!facts.tools.prlimit && (uidDrop || !root), resourceLimits: !!facts.tools.prlimit }, warnings, reasons,
-      ...(facts.bwrapVersion ? { version: facts.bwrapVersion } : {}) };
+    return {
+      tier,
+      isolates: {
+        filesystem: true,
+        network: true,
+        processes: true,
+        syscalls: true,
+        uidDrop,
+        processLimit: !!facts.tools.prlimit && (uidDrop || !root),
+        resourceLimits: !!facts.tools.prlimit,
+      },
+      warnings,
+      reasons,
+      ...(facts.bwrapVersion ? { version: facts.bwrapVersion } : {}),
+    };
   }
   if (tier === 'unshare') {
-    warnings.push(`sandbox tier 'unshare': NO filesystem confinement: the tool can read and write every file ${root ? 'root' : 'your user'} can (including $HOME, SSH keys and project secrets); only the network, the process tree and resource limits are isolated; ${install}`);
-    if (root) warnings.push('running as root: the process limit is not enforced on this tier (only the timeout stops a fork bomb)');
-    return { tier, isolates: { filesystem: false, network: true, processes: true, syscalls: false, uidDrop: false, processLimit: !root && !!facts.tools.prlimit, resourceLimits: !!facts.tools.prlimit }, warnings, reasons };
+    warnings.push(
+      `sandbox tier 'unshare': NO filesystem confinement: the tool can read and write every file ${root ? 'root' : 'your user'} can (including $HOME, SSH keys and project secrets); only the network, the process tree and resource limits are isolated; ${install}`,
+    );
+    if (root)
+      warnings.push(
+        'running as root: the process limit is not enforced on this tier (only the timeout stops a fork bomb)',
+      );
+    return {
+      tier,
+      isolates: {
+        filesystem: false,
+        network: true,
+        processes: true,
+        syscalls: false,
+        uidDrop: false,
+        processLimit: !root && !!facts.tools.prlimit,
+        resourceLimits: !!facts.tools.prlimit,
+      },
+      warnings,
+      reasons,
+    };
   }
-  warnings.push(`sandbox tier 'none': NO ISOLATION: the tool runs as ${root ? 'root' : 'your user'} with full access to files and network; only a scrubbed environment, a temporary working folder${facts.tools.prlimit ? ', resource limits (no process limit)' : ''} and a best-effort kill of its processes apply; ${install}`);
-  return { tier, isolates: { filesystem: false, network: false, processes: false, syscalls: false, uidDrop: false, processLimit: false, resourceLimits: !!facts.tools.prlimit }, warnings, reasons };
+  warnings.push(
+    `sandbox tier 'none': NO ISOLATION: the tool runs as ${root ? 'root' : 'your user'} with full access to files and network; only a scrubbed environment, a temporary working folder${facts.tools.prlimit ? ', resource limits (no process limit)' : ''} and a best-effort kill of its processes apply; ${install}`,
+  );
+  return {
+    tier,
+    isolates: {
+      filesystem: false,
+      network: false,
+      processes: false,
+      syscalls: false,
+      uidDrop: false,
+      processLimit: false,
+      resourceLimits: !!facts.tools.prlimit,
+    },
+    warnings,
+    reasons,
+  };
 }

@@ -10,12 +10,18 @@ import type { Tools } from './wrap.js';
 const CLOSE_GRACE_MS = 1000;
 
 /** Wait for the child's exit, tear the tree down, then give the pipes a moment to drain. */
-function finish(s: Started, onExit: () => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; durationMs: number }> {
+function finish(
+  s: Started,
+  onExit: () => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; durationMs: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     let exited: { code: number | null; signal: NodeJS.Signals | null; durationMs: number } | undefined;
-    const streams = [s.child.stdout, s.child.stderr, s.resultFd !== undefined ? s.child.stdio[s.resultFd] : null]
-      .filter((x): x is NonNullable<typeof x> => !!x);
+    const streams = [
+      s.child.stdout,
+      s.child.stderr,
+      s.resultFd !== undefined ? s.child.stdio[s.resultFd] : null,
+    ].filter((x): x is NonNullable<typeof x> => !!x);
     let open = streams.length;
     let finishing = false;
     const done = () => {
@@ -30,13 +36,20 @@ function finish(s: Started, onExit: () => void): Promise<{ code: number | null; 
       });
     };
     let grace: NodeJS.Timeout | undefined;
-    for (const st of streams) st.once('close', () => { if (--open === 0) done(); });
+    for (const st of streams)
+      st.once('close', () => {
+        if (--open === 0) done();
+      });
     s.child.once('error', (err) => {
       s.killTree();
       s.cleanup();
-      reject(new ToolboxError('sandbox_spawn_failed', `Could not start the sandbox (${s.tier}): ${err.message}`, {
-        exitCode: 70, hint: 'Run `toolbox doctor` to see which sandbox works here.', cause: err,
-      }));
+      reject(
+        new ToolboxError('sandbox_spawn_failed', `Could not start the sandbox (${s.tier}): ${err.message}`, {
+          exitCode: 70,
+          hint: 'Run `toolbox doctor` to see which sandbox works here.',
+          cause: err,
+        }),
+      );
     });
     s.child.once('exit', (code, signal) => {
       exited = { code, signal, durationMs: performance.now() - t0 };
@@ -54,13 +67,16 @@ export async function runWith(spec: SandboxSpec, tier: SandboxTier, tools: Tools
   if (spec.signal?.aborted) return abortedResult(tier);
   const s = startWrapped(spec, tier, tools, spec.stdin !== undefined);
   const cap = spec.limits.outputBytes;
-  const out: Buffer[] = [], err: Buffer[] = [], res: Buffer[] = [];
+  const out: Buffer[] = [],
+    err: Buffer[] = [],
+    res: Buffer[] = [];
   let total = 0;
   let limit: LimitHit | undefined;
   let aborted = false;
   const stop = (why: LimitHit | 'abort') => {
     if (limit || aborted) return;
-    if (why === 'abort') aborted = true; else limit = why;
+    if (why === 'abort') aborted = true;
+    else limit = why;
     s.killTree();
   };
   const collect = (into: Buffer[]) => (chunk: Buffer) => {
@@ -94,20 +110,40 @@ export async function runWith(spec: SandboxSpec, tier: SandboxTier, tools: Tools
   const stderr = Buffer.concat(err).toString('utf8');
   if (tier === 'bwrap' && exitCode === 1 && /^bwrap: /.test(stderr) && out.length === 0) {
     throw new ToolboxError('sandbox_failed', `The sandbox could not be set up: ${stderr.trim().split('\n')[0]}`, {
-      exitCode: 70, hint: 'Check the paths bound into the sandbox (sandbox.paths) and run `toolbox doctor`.',
+      exitCode: 70,
+      hint: 'Check the paths bound into the sandbox (sandbox.paths) and run `toolbox doctor`.',
     });
   }
-  if (!limit && !aborted) limit = classifyLimit({ signal, exitCode, stderr, durationMs: ended.durationMs, limits: spec.limits });
+  if (!limit && !aborted)
+    limit = classifyLimit({ signal, exitCode, stderr, durationMs: ended.durationMs, limits: spec.limits });
   return {
-    exitCode, signal, stdout: Buffer.concat(out).toString('utf8'), stderr,
+    exitCode,
+    signal,
+    stdout: Buffer.concat(out).toString('utf8'),
+    stderr,
     ...(spec.resultChannel ? { result: Buffer.concat(res).toString('utf8') } : {}),
-    ...(limit ? { limit } : {}), timedOut: limit === 'timeout', durationMs: ended.durationMs, tier, workDir: s.workDir,
-    ...(aborted ? { aborted } : {}), ...(s.warnings.length ? { warnings: s.warnings } : {}),
+    ...(limit ? { limit } : {}),
+    timedOut: limit === 'timeout',
+    durationMs: ended.durationMs,
+    tier,
+    workDir: s.workDir,
+    ...(aborted ? { aborted } : {}),
+    ...(s.warnings.length ? { warnings: s.warnings } : {}),
   };
 }
 
 function abortedResult(tier: SandboxTier): SandboxResult {
-  return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, durationMs: 0, tier, workDir: '', aborted: true };
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    timedOut: false,
+    durationMs: 0,
+    tier,
+    workDir: '',
+    aborted: true,
+  };
 }
 
 /**
@@ -118,21 +154,42 @@ function abortedResult(tier: SandboxTier): SandboxResult {
 export function startWith(spec: Omit<SandboxSpec, 'stdin'>, tier: SandboxTier, tools: Tools): SandboxProcess {
   const s = startWrapped(spec, tier, tools, true);
   let aborted = false;
-  const onAbort = () => { aborted = true; s.killTree(); };
+  const onAbort = () => {
+    aborted = true;
+    s.killTree();
+  };
   spec.signal?.addEventListener('abort', onAbort, { once: true });
   if (spec.signal?.aborted) onAbort();
   // The caller reads stdout/stderr; we only watch the exit. Pipes are destroyed after the grace.
   const exited = finish(s, () => spec.signal?.removeEventListener('abort', onAbort)).then((ended) => {
     const { exitCode, signal } = decodeExit(tier, ended.code, ended.signal);
-    const limit = aborted ? undefined : classifyLimit({ signal, exitCode, stderr: '', durationMs: ended.durationMs, limits: spec.limits });
-    const r: SandboxResult = { exitCode, signal, stdout: '', stderr: '', timedOut: false, durationMs: ended.durationMs, tier, workDir: s.workDir,
-      ...(limit ? { limit } : {}), ...(aborted ? { aborted } : {}), ...(s.warnings.length ? { warnings: s.warnings } : {}) };
+    const limit = aborted
+      ? undefined
+      : classifyLimit({ signal, exitCode, stderr: '', durationMs: ended.durationMs, limits: spec.limits });
+    const r: SandboxResult = {
+      exitCode,
+      signal,
+      stdout: '',
+      stderr: '',
+      timedOut: false,
+      durationMs: ended.durationMs,
+      tier,
+      workDir: s.workDir,
+      ...(limit ? { limit } : {}),
+      ...(aborted ? { aborted } : {}),
+      ...(s.warnings.length ? { warnings: s.warnings } : {}),
+    };
     return r;
   });
-  exited.catch(() => { /* surfaced to whoever awaits `exited` */ });
+  exited.catch(() => {
+    /* surfaced to whoever awaits `exited` */
+  });
   return {
-    stdin: s.child.stdin!, stdout: s.child.stdout!, stderr: s.child.stderr!, pid: s.child.pid,
-    exited, kill: () => s.killTree(),
+    stdin: s.child.stdin!,
+    stdout: s.child.stdout!,
+    stderr: s.child.stderr!,
+    pid: s.child.pid,
+    exited,
+    kill: () => s.killTree(),
   };
 }
-

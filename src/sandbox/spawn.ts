@@ -50,7 +50,9 @@ function killMarked(marker: string, killed: Set<number>): number {
         killed.add(Number(name));
         n++;
       }
-    } catch { /* gone, or not ours */ }
+    } catch {
+      /* gone, or not ours */
+    }
   }
   return n;
 }
@@ -86,7 +88,9 @@ function descendants(pid: number): number[] {
       const list = children.get(ppid) ?? [];
       list.push(Number(name));
       children.set(ppid, list);
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   const out: number[] = [];
   for (let queue = [pid]; queue.length;) {
@@ -98,14 +102,34 @@ function descendants(pid: number): number[] {
 }
 
 /** Start `spec` wrapped for `tier`. Stdio: stdin piped (or ignored), stdout/stderr piped. */
-export function startWrapped(spec: Omit<SandboxSpec, 'stdin'> & { stdin?: unknown }, tier: SandboxTier, tools: Tools, pipeStdin: boolean): Started {
+export function startWrapped(
+  spec: Omit<SandboxSpec, 'stdin'> & { stdin?: unknown },
+  tier: SandboxTier,
+  tools: Tools,
+  pipeStdin: boolean,
+): Started {
   const workDir = mkdtempSync(join(tmpdir(), 'toolbox-run-'));
   const root = process.getuid?.() === 0;
   const uid = tier === 'bwrap' && root ? UID_BASE + randomInt(100_000_000) : undefined;
-  const cleanup = () => { try { rmSync(workDir, { recursive: true, force: true, maxRetries: 2 }); } catch { /* best effort */ } };
+  const cleanup = () => {
+    try {
+      rmSync(workDir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      /* best effort */
+    }
+  };
   try {
-    const wrapped = wrapCommand({ tier, tools, command: spec.command, args: spec.args, readOnlyPaths: spec.readOnlyPaths,
-      network: spec.network, limits: spec.limits, workDir, uid });
+    const wrapped = wrapCommand({
+      tier,
+      tools,
+      command: spec.command,
+      args: spec.args,
+      readOnlyPaths: spec.readOnlyPaths,
+      network: spec.network,
+      limits: spec.limits,
+      workDir,
+      uid,
+    });
     const env = childEnv(spec, workDir);
     const stdio: StdioOptions = [pipeStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'];
     if (wrapped.seccompFd) stdio.push('pipe');
@@ -128,25 +152,44 @@ export function startWrapped(spec: Omit<SandboxSpec, 'stdin'> & { stdin?: unknow
       s?.on('error', () => {});
       s?.end(buildSeccompFilter({ network: spec.network }));
     }
-    child.stdin?.on('error', () => { /* the tool closed its stdin early */ });
+    child.stdin?.on('error', () => {
+      /* the tool closed its stdin early */
+    });
     const killed = new Set<number>();
-    const kill = (p: number) => { try { process.kill(p, 'SIGKILL'); killed.add(p); } catch { /* gone */ } };
+    const kill = (p: number) => {
+      try {
+        process.kill(p, 'SIGKILL');
+        killed.add(p);
+      } catch {
+        /* gone */
+      }
+    };
     const killTree = () => {
       const pid = child.pid;
       if (pid !== undefined && child.exitCode === null && child.signalCode === null) {
         // Freeze the wrapper so it cannot start anything new, then kill it and everything under it.
         // Killing only the wrapper is not enough: caught during its setup (before bwrap has set its
         // parent-death signal), the namespace's init would outlive it.
-        try { process.kill(pid, 'SIGSTOP'); } catch { /* gone */ }
+        try {
+          process.kill(pid, 'SIGSTOP');
+        } catch {
+          /* gone */
+        }
         const tree = descendants(pid);
         kill(pid);
         for (const d of tree) kill(d);
       }
       if (tier === 'none' && pid !== undefined) {
-        try { process.kill(-pid, 'SIGKILL'); } catch { /* group gone */ }
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* group gone */
+        }
       }
       if (tier === 'none' || killed.size > 0) {
-        for (let i = 0; i < 5 && killMarked(marker, killed) > 0; i++) { /* until nothing is left */ }
+        for (let i = 0; i < 5 && killMarked(marker, killed) > 0; i++) {
+          /* until nothing is left */
+        }
       }
     };
     return { child, tier, workDir, resultFd, warnings: wrapped.warnings, killTree, killed, cleanup };

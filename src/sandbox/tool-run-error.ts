@@ -17,7 +17,14 @@ export class ToolRunError extends Error {
   /** Sandbox tier the call ran under, when known (recorded in the call log). */
   readonly tier?: string;
 
-  constructor(opts: { kind: 'failed' | 'limit'; message: string; limit?: LimitHit; traceback?: string; logs?: string; tier?: string }) {
+  constructor(opts: {
+    kind: 'failed' | 'limit';
+    message: string;
+    limit?: LimitHit;
+    traceback?: string;
+    logs?: string;
+    tier?: string;
+  }) {
     super(opts.message);
     this.name = 'ToolRunError';
     this.kind = opts.kind;

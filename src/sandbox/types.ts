@@ -15,7 +15,15 @@ export interface SandboxInfo {
    * dies with it; syscalls: seccomp filter; uidDrop: runs under a per-call uid (as root);
    * processLimit: RLIMIT_NPROC is really enforced; resourceLimits: cpu/memory/file size/open files.
    */
-  isolates: { filesystem: boolean; network: boolean; processes: boolean; syscalls: boolean; uidDrop: boolean; processLimit: boolean; resourceLimits: boolean };
+  isolates: {
+    filesystem: boolean;
+    network: boolean;
+    processes: boolean;
+    syscalls: boolean;
+    uidDrop: boolean;
+    processLimit: boolean;
+    resourceLimits: boolean;
+  };
   /** Human warnings to show on every run when isolation is weaker than the policy asks. */
   warnings: string[];
   /** Why a stronger tier is not available (e.g. "bwrap not installed"). */

@@ -7,7 +7,12 @@ import { underSystemDir } from './interpreter.js';
 import type { ResolvedLimits, SandboxTier } from './types.js';
 
 /** Host paths a tier needs to know about, found once by the probe. */
-export interface Tools { bwrap?: string; unshare?: string; prlimit?: string; setpriv?: string }
+export interface Tools {
+  bwrap?: string;
+  unshare?: string;
+  prlimit?: string;
+  setpriv?: string;
+}
 
 export interface WrapInput {
   tier: SandboxTier;
@@ -32,8 +37,16 @@ export interface Wrapped {
   uidDropped: boolean;
 }
 
-const ETC_ALWAYS = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/ssl', '/etc/ca-certificates',
-  '/etc/alternatives', '/etc/localtime', '/etc/mime.types'];
+const ETC_ALWAYS = [
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/alternatives',
+  '/etc/localtime',
+  '/etc/mime.types',
+];
 const ETC_NETWORK = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/gai.conf', '/etc/host.conf'];
 const MAX_EXPAND = 256;
 
@@ -44,8 +57,13 @@ export function workDirBytes(l: ResolvedLimits): number {
 
 /** prlimit's flags: the soft CPU limit sends SIGXCPU, the hard one a second later SIGKILL. */
 export function prlimitArgs(l: ResolvedLimits, withNproc: boolean): string[] {
-  const a = ['--core=0', `--cpu=${l.cpuSeconds}:${l.cpuSeconds + 1}`, `--data=${l.memoryBytes}`,
-    `--fsize=${l.fileSizeBytes}`, `--nofile=${l.openFiles}`];
+  const a = [
+    '--core=0',
+    `--cpu=${l.cpuSeconds}:${l.cpuSeconds + 1}`,
+    `--data=${l.memoryBytes}`,
+    `--fsize=${l.fileSizeBytes}`,
+    `--nofile=${l.openFiles}`,
+  ];
   if (withNproc) a.push(`--nproc=${l.processes}`);
   return a;
 }
@@ -70,7 +88,8 @@ function bindArgs(paths: string[], uidDrop: boolean, warnings: string[]): { args
     const r = realpathSync(p);
     if (r === '/') {
       throw new ToolboxError('sandbox_path_invalid', `Refusing to bind '/' into the sandbox`, {
-        exitCode: ExitCode.registry, hint: 'Bind only the folders the tool needs (sandbox.paths).',
+        exitCode: ExitCode.registry,
+        hint: 'Bind only the folders the tool needs (sandbox.paths).',
       });
     }
     for (const x of r === p ? [r] : [r, p]) if (!underSystemDir(x)) real.push(x);
@@ -81,7 +100,11 @@ function bindArgs(paths: string[], uidDrop: boolean, warnings: string[]): { args
   const dirs = new Set<string>();
   const mounts: string[] = [];
   const mkdirs = (p: string) => {
-    for (const d of ancestors(p)) if (!dirs.has(d)) { dirs.add(d); mounts.push('--perms', '0755', '--dir', d); }
+    for (const d of ancestors(p))
+      if (!dirs.has(d)) {
+        dirs.add(d);
+        mounts.push('--perms', '0755', '--dir', d);
+      }
   };
   for (const p of binds) {
     const src = realpathSync(p);
@@ -102,7 +125,9 @@ function bindArgs(paths: string[], uidDrop: boolean, warnings: string[]): { args
         continue;
       }
       uidDrop = false;
-      warnings.push(`'${p}' is not readable by other users, so the tool keeps uid 0 and the process limit is not enforced (only the timeout stops a fork bomb); chmod o+rX it to restore the limit`);
+      warnings.push(
+        `'${p}' is not readable by other users, so the tool keeps uid 0 and the process limit is not enforced (only the timeout stops a fork bomb); chmod o+rX it to restore the limit`,
+      );
     }
     mounts.push('--ro-bind', src, p);
   }
@@ -113,7 +138,11 @@ function systemArgs(): string[] {
   const a = ['--ro-bind', '/usr', '/usr'];
   for (const d of ['/bin', '/sbin', '/lib', '/lib64', '/lib32', '/libx32']) {
     let st;
-    try { st = lstatSync(d); } catch { continue; }
+    try {
+      st = lstatSync(d);
+    } catch {
+      continue;
+    }
     if (st.isSymbolicLink()) a.push('--symlink', readlinkSync(d), d);
     else if (st.isDirectory()) a.push('--ro-bind', d, d);
   }
@@ -123,7 +152,11 @@ function systemArgs(): string[] {
 /** The wrapper command line for one call on the given tier. */
 export function wrapCommand(w: WrapInput): Wrapped {
   const warnings: string[] = [];
-  const limited = [...(w.tools.prlimit ? [w.tools.prlimit, ...prlimitArgs(w.limits, w.tier !== 'none'), '--'] : []), w.command, ...w.args];
+  const limited = [
+    ...(w.tools.prlimit ? [w.tools.prlimit, ...prlimitArgs(w.limits, w.tier !== 'none'), '--'] : []),
+    w.command,
+    ...w.args,
+  ];
   // Without bwrap's --die-with-parent, setpriv's parent-death signal makes the wrapper die with us.
   const deathSig = w.tools.setpriv ? [w.tools.setpriv, '--pdeathsig', 'SIGKILL', '--'] : [];
   if (w.tier === 'none') {
@@ -134,14 +167,44 @@ export function wrapCommand(w: WrapInput): Wrapped {
   if (w.tier === 'unshare') {
     // sh as pid 1 of the namespace, so the tool is not an init process (init ignores default-action
     // signals such as SIGXCPU / SIGXFSZ); its $? is 128+N for a tool killed by signal N.
-    const args = [...deathSig.slice(1), w.tools.unshare!, '--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--ipc', '--uts',
-      ...(w.network ? [] : ['--net']), '--', ...limited.slice(0, limited.length - w.args.length - 1),
-      '/bin/sh', '-c', 'unset TOOLBOX_SANDBOX_ID; "$@"; exit $?', 'sh', w.command, ...w.args];
+    const args = [
+      ...deathSig.slice(1),
+      w.tools.unshare!,
+      '--user',
+      '--map-root-user',
+      '--pid',
+      '--fork',
+      '--kill-child',
+      '--mount',
+      '--mount-proc',
+      '--ipc',
+      '--uts',
+      ...(w.network ? [] : ['--net']),
+      '--',
+      ...limited.slice(0, limited.length - w.args.length - 1),
+      '/bin/sh',
+      '-c',
+      'unset TOOLBOX_SANDBOX_ID; "$@"; exit $?',
+      'sh',
+      w.command,
+      ...w.args,
+    ];
     return { file: deathSig[0] ?? args.shift()!, args, seccompFd: false, warnings, uidDropped: false };
   }
   const root = process.getuid?.() === 0;
-  const { args: binds, uidDrop } = bindArgs(w.readOnlyPaths, root && w.uid !== undefined && !!w.tools.setpriv, warnings);
-  const a = ['--die-with-parent', '--new-session', '--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try'];
+  const { args: binds, uidDrop } = bindArgs(
+    w.readOnlyPaths,
+    root && w.uid !== undefined && !!w.tools.setpriv,
+    warnings,
+  );
+  const a = [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-ipc',
+    '--unshare-pid',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+  ];
   if (!w.network) a.push('--unshare-net');
   // As root we stay out of a user namespace so setpriv can switch to the per-call uid in the host's
   // namespace (where RLIMIT_NPROC counts). bwrap then runs privileged: keep only what setpriv needs.
@@ -157,12 +220,47 @@ export function wrapCommand(w: WrapInput): Wrapped {
   a.push('--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev');
   // Every writable place is a size-capped tmpfs, so the tool cannot fill the host's disk or RAM.
   const size = String(workDirBytes(w.limits));
-  a.push('--perms', '1777', '--size', size, '--tmpfs', '/tmp', '--perms', '1777', '--size', size, '--tmpfs', '/dev/shm');
+  a.push(
+    '--perms',
+    '1777',
+    '--size',
+    size,
+    '--tmpfs',
+    '/tmp',
+    '--perms',
+    '1777',
+    '--size',
+    size,
+    '--tmpfs',
+    '/dev/shm',
+  );
   a.push(...binds);
   for (const d of ancestors(w.workDir)) a.push('--perms', '0755', '--dir', d);
-  a.push('--perms', '0777', '--size', size, '--tmpfs', w.workDir, '--chdir', w.workDir, '--unsetenv', 'TOOLBOX_SANDBOX_ID', '--seccomp', '3', '--');
+  a.push(
+    '--perms',
+    '0777',
+    '--size',
+    size,
+    '--tmpfs',
+    w.workDir,
+    '--chdir',
+    w.workDir,
+    '--unsetenv',
+    'TOOLBOX_SANDBOX_ID',
+    '--seccomp',
+    '3',
+    '--',
+  );
   if (uidDrop) {
-    a.push(w.tools.setpriv!, `--reuid=${w.uid}`, `--regid=${w.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--');
+    a.push(
+      w.tools.setpriv!,
+      `--reuid=${w.uid}`,
+      `--regid=${w.uid}`,
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--',
+    );
   }
   a.push(...limited);
   return { file: w.tools.bwrap!, args: a, seccompFd: true, warnings, uidDropped: uidDrop };

@@ -7,12 +7,17 @@ import { readTemplate, render } from './templates.js';
 import { writePlanned, type WriteReport } from './write.js';
 
 /** What `toolbox init` needs to know; asked on a TTY, else defaults and flags. */
-export interface InitAnswers { registry: string; tool: string; loader: LoaderType }
+export interface InitAnswers {
+  registry: string;
+  tool: string;
+  loader: LoaderType;
+}
 
 /** Why a registry folder name is not acceptable, or undefined when it is. */
 export function registryNameProblem(name: string): string | undefined {
   if (!name.trim()) return 'the registry folder name is empty';
-  if (isAbsolute(name) || normalize(name).split(sep).includes('..')) return 'the registry folder must be inside the project (a relative path without ..)';
+  if (isAbsolute(name) || normalize(name).split(sep).includes('..'))
+    return 'the registry folder must be inside the project (a relative path without ..)';
   return undefined;
 }
 
@@ -28,25 +33,40 @@ export function initDefaults(flags: { registryDir?: string; tool?: string; loade
 export async function askInit(defaults: InitAnswers, io: IO): Promise<InitAnswers> {
   const { input, select } = await import('@inquirer/prompts');
   const context = io.signal ? { signal: io.signal } : {};
-  const registry = await input({ message: 'Registry folder', default: defaults.registry, validate: (v) => registryNameProblem(v) ?? true }, context);
-  const loader = await select<LoaderType>({
-    message: 'Loader of the first tool',
-    default: defaults.loader,
-    choices: LOADER_TYPES.map((t) => ({ value: t, name: t })),
-  }, context);
-  const tool = await input({
-    message: 'Id of the first tool',
-    default: defaults.loader === loader ? defaults.tool : DEFAULT_IDS[loader],
-    validate: (v) => ID_PATTERN.test(v) || 'letters, digits, _ . - (start with a letter or _)',
-  }, context);
+  const registry = await input(
+    { message: 'Registry folder', default: defaults.registry, validate: (v) => registryNameProblem(v) ?? true },
+    context,
+  );
+  const loader = await select<LoaderType>(
+    {
+      message: 'Loader of the first tool',
+      default: defaults.loader,
+      choices: LOADER_TYPES.map((t) => ({ value: t, name: t })),
+    },
+    context,
+  );
+  const tool = await input(
+    {
+      message: 'Id of the first tool',
+      default: defaults.loader === loader ? defaults.tool : DEFAULT_IDS[loader],
+      validate: (v) => ID_PATTERN.test(v) || 'letters, digits, _ . - (start with a letter or _)',
+    },
+    context,
+  );
   return { registry, loader, tool };
 }
 
 /** Every file `init` writes: toolbox.config.yaml and the first tool (contract + implementation). */
 export function planInit(dir: string, a: InitAnswers): PlannedFile[] {
   const problem = registryNameProblem(a.registry);
-  if (problem) throw usageError('invalid_registry_dir', `${problem}: '${a.registry}'`, 'e.g. --registry-dir tool_registry');
-  if (!ID_PATTERN.test(a.tool)) throw usageError('invalid_tool_id', `invalid tool id '${a.tool}'`, 'Use a letter or _ first, then letters, digits, _ . - (at most 64 characters).');
+  if (problem)
+    throw usageError('invalid_registry_dir', `${problem}: '${a.registry}'`, 'e.g. --registry-dir tool_registry');
+  if (!ID_PATTERN.test(a.tool))
+    throw usageError(
+      'invalid_tool_id',
+      `invalid tool id '${a.tool}'`,
+      'Use a letter or _ first, then letters, digits, _ . - (at most 64 characters).',
+    );
   const registryDir = join(dir, a.registry);
   const config: PlannedFile = {
     path: join(dir, 'toolbox.config.yaml'),

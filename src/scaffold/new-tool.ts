@@ -11,14 +11,28 @@ import { loadRegistry } from '../registry/registry.js';
 import { ID_PATTERN, planTool } from './tool.js';
 import { existing, writePlanned, type WriteReport } from './write.js';
 
-export interface NewToolOptions { id: string; loader: LoaderType; name?: string; description?: string; force?: boolean; cwd: string }
+export interface NewToolOptions {
+  id: string;
+  loader: LoaderType;
+  name?: string;
+  description?: string;
+  force?: boolean;
+  cwd: string;
+}
 
 /** What `toolbox new` did, plus what validate would say about the new contract. */
-export interface NewToolResult extends WriteReport { diagnostics: Diagnostic[] }
+export interface NewToolResult extends WriteReport {
+  diagnostics: Diagnostic[];
+}
 
 export function checkId(id: string): void {
   if (!ID_PATTERN.test(id)) {
-    throw usageError('invalid_tool_id', `invalid tool id '${id}'`, 'Use a letter or _ first, then letters, digits, _ . - (at most 64 characters), e.g. query_weather.', { pattern: ID_PATTERN.source });
+    throw usageError(
+      'invalid_tool_id',
+      `invalid tool id '${id}'`,
+      'Use a letter or _ first, then letters, digits, _ . - (at most 64 characters), e.g. query_weather.',
+      { pattern: ID_PATTERN.source },
+    );
   }
 }
 
@@ -29,17 +43,32 @@ export function checkId(id: string): void {
 export async function newTool(project: Project, o: NewToolOptions): Promise<NewToolResult> {
   checkId(o.id);
   if (!LOADER_TYPES.includes(o.loader)) {
-    throw usageError('invalid_loader', `unknown loader '${String(o.loader)}'`, `Use one of: ${LOADER_TYPES.join(', ')}.`);
+    throw usageError(
+      'invalid_loader',
+      `unknown loader '${String(o.loader)}'`,
+      `Use one of: ${LOADER_TYPES.join(', ')}.`,
+    );
   }
-  const files = planTool({ root: project.root, registryDir: project.registryDir, id: o.id, loader: o.loader, name: o.name, description: o.description });
+  const files = planTool({
+    root: project.root,
+    registryDir: project.registryDir,
+    id: o.id,
+    loader: o.loader,
+    name: o.name,
+    description: o.description,
+  });
   const rel = (p: string) => relative(o.cwd, p) || p;
   const taken = existing(files);
   if (taken.length && !o.force) {
-    throw new ToolboxError('file_exists', `not overwriting ${taken.map((f) => rel(f.path)).join(', ')}: already exists`, {
-      exitCode: ExitCode.usage,
-      hint: 'Pick another id, or pass --force to overwrite.',
-      details: { files: taken.map((f) => f.path) },
-    });
+    throw new ToolboxError(
+      'file_exists',
+      `not overwriting ${taken.map((f) => rel(f.path)).join(', ')}: already exists`,
+      {
+        exitCode: ExitCode.usage,
+        hint: 'Pick another id, or pass --force to overwrite.',
+        details: { files: taken.map((f) => f.path) },
+      },
+    );
   }
   const other = existsSync(project.registryDir) ? loadRegistry(project).byId.get(o.id) : undefined;
   if (other && other.file !== files[0]!.path) {
@@ -58,5 +87,10 @@ export async function checkContract(project: Project, file: string): Promise<Dia
   if (!parsed.contract) return parsed.diagnostics;
   const rules = (await loadRules()).filter((r) => r.check); // registry-wide rules need the whole registry
   const settings = lintSettings(rules, project.config, project.configFile);
-  return runLint(rules, [{ file, data: parsed.data as Record<string, unknown>, locate: parsed.locate }], settings, (f) => relative(project.root, f));
+  return runLint(
+    rules,
+    [{ file, data: parsed.data as Record<string, unknown>, locate: parsed.locate }],
+    settings,
+    (f) => relative(project.root, f),
+  );
 }

@@ -26,21 +26,32 @@ export const ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 // The stubs' own behaviour, so a contract scaffolded without --description is accurate and lint-clean.
 const DEFAULT_DESCRIPTIONS: Record<LoaderType, string> = {
-  python_function: 'Count the words, characters and lines of a text. Use it when the user asks how long a text is or how many words it has.',
-  node_module: 'Count the words, characters and lines of a text. Use it when the user asks how long a text is or how many words it has.',
-  command: 'Convert a date and time such as "2024-05-01 14:00 +0800" or "next friday" to a UTC timestamp in ISO 8601 format. Use it when the user needs a time in UTC.',
+  python_function:
+    'Count the words, characters and lines of a text. Use it when the user asks how long a text is or how many words it has.',
+  node_module:
+    'Count the words, characters and lines of a text. Use it when the user asks how long a text is or how many words it has.',
+  command:
+    'Convert a date and time such as "2024-05-01 14:00 +0800" or "next friday" to a UTC timestamp in ISO 8601 format. Use it when the user needs a time in UTC.',
   http: 'Look up a public GitHub repository by owner and name and return its description, star count and open issues. Use it when the user asks about a GitHub project. Needs internet access.',
   mcp: 'Send a message to the MCP reference server (@modelcontextprotocol/server-everything) and return its echo. Use it to check that MCP tools can be called from this registry.',
 };
 
 /** Default first-tool id per loader for `toolbox init`. */
 export const DEFAULT_IDS: Record<LoaderType, string> = {
-  python_function: 'word_count', node_module: 'word_count', command: 'utc_time', http: 'github_repo', mcp: 'mcp_echo',
+  python_function: 'word_count',
+  node_module: 'word_count',
+  command: 'utc_time',
+  http: 'github_repo',
+  mcp: 'mcp_echo',
 };
 
-const RESERVED = new Set(('and as assert async await break case catch class const continue debugger def default del delete do elif else ' +
-  'enum except export extends false finally for from function global if import in instanceof is lambda let new nonlocal none not null ' +
-  'or pass raise return super switch this throw true try typeof var void while with yield').split(' '));
+const RESERVED = new Set(
+  (
+    'and as assert async await break case catch class const continue debugger def default del delete do elif else ' +
+    'enum except export extends false finally for from function global if import in instanceof is lambda let new nonlocal none not null ' +
+    'or pass raise return super switch this throw true try typeof var void while with yield'
+  ).split(' '),
+);
 
 /** A Python/JavaScript identifier (and file name) for a tool id: `send-mail.v2` → `send_mail_v2`. */
 export function identifierFor(id: string): string {
@@ -68,7 +79,12 @@ export function schemaRef(contractFile: string, root: string): string {
 export function planTool(o: ToolPlanOptions): PlannedFile[] {
   const ident = identifierFor(o.id);
   const contractPath = join(o.registryDir, `${o.id}.yaml`);
-  const implRel = o.loader === 'python_function' ? `my_tools/${ident}.py` : o.loader === 'node_module' ? `my_tools/${ident}.mjs` : undefined;
+  const implRel =
+    o.loader === 'python_function'
+      ? `my_tools/${ident}.py`
+      : o.loader === 'node_module'
+        ? `my_tools/${ident}.mjs`
+        : undefined;
   const values = {
     schema: schemaRef(contractPath, o.root),
     id: o.id,
@@ -79,12 +95,18 @@ export function planTool(o: ToolPlanOptions): PlannedFile[] {
     function: ident,
     impl: implRel ?? '',
   };
-  const files: PlannedFile[] = [{ path: contractPath, role: 'contract', content: render(readTemplate(`contracts/${o.loader}.yaml`), values) }];
+  const files: PlannedFile[] = [
+    { path: contractPath, role: 'contract', content: render(readTemplate(`contracts/${o.loader}.yaml`), values) },
+  ];
   if (implRel) {
     const ext = o.loader === 'python_function' ? 'python_function.py' : 'node_module.mjs';
     // Implementation files carry the name in a comment / docstring: one line, no quotes or backslashes.
     const implValues = { ...values, name: (o.name ?? nameFor(o.id)).replace(/[\r\n"'`\\]+/g, ' ').trim() };
-    files.push({ path: join(o.root, ...implRel.split('/')), role: 'implementation', content: render(readTemplate(`impl/${ext}`), implValues) });
+    files.push({
+      path: join(o.root, ...implRel.split('/')),
+      role: 'implementation',
+      content: render(readTemplate(`impl/${ext}`), implValues),
+    });
   }
   return files;
 }

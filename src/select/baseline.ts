@@ -9,7 +9,10 @@ const TOK = new RegExp(`[a-z0-9]+|[${CJK}]+`, 'g');
 const CJK_START = new RegExp(`^[${CJK}]`);
 
 function splitIdent(s: string): string {
-  return s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').replace(/[_\-./]/g, ' ');
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/[_\-./]/g, ' ');
 }
 
 /** bm25_baseline.py `tokenize(text, ident=True)`. */
@@ -56,8 +59,14 @@ export class BaselineRanker {
   private readonly idf = new Map<string, number>();
   private readonly post = new Map<string, [number, number][]>();
 
-  constructor(contracts: readonly ToolContract[], private readonly k1 = 1.2, private readonly b = 0.75) {
-    const docs = contracts.map((c) => baselineTokenize(`${c.name} ${c.description ?? ''} ${paramText(c.schema ?? {})}`));
+  constructor(
+    contracts: readonly ToolContract[],
+    private readonly k1 = 1.2,
+    private readonly b = 0.75,
+  ) {
+    const docs = contracts.map((c) =>
+      baselineTokenize(`${c.name} ${c.description ?? ''} ${paramText(c.schema ?? {})}`),
+    );
     this.tf = docs.map((d) => {
       const m = new Map<string, number>();
       for (const t of d) m.set(t, (m.get(t) ?? 0) + 1);

@@ -29,7 +29,11 @@ export interface ContextQuery {
 
 /** How much the current query leans on the past: 1 for an empty query, falling as it names more. */
 export function historyShare(text: string): number {
-  const content = new Set(tokenize(text, { query: true }).filter((t) => t.kind === Kind.Word).map((t) => t.term));
+  const content = new Set(
+    tokenize(text, { query: true })
+      .filter((t) => t.kind === Kind.Word)
+      .map((t) => t.term),
+  );
   return 1 / (1 + content.size / 2);
 }
 

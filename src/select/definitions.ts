@@ -12,7 +12,10 @@ export const DEFINITION_FORMATS: readonly DefinitionFormat[] = ['openai', 'anthr
 export function toDefinitions(contracts: readonly ToolContract[], format: DefinitionFormat): unknown {
   switch (format) {
     case 'openai':
-      return contracts.map((c) => ({ type: 'function', function: { name: c.id, description: c.description, parameters: c.schema } }));
+      return contracts.map((c) => ({
+        type: 'function',
+        function: { name: c.id, description: c.description, parameters: c.schema },
+      }));
     case 'anthropic':
       return contracts.map((c) => ({ name: c.id, description: c.description, input_schema: c.schema }));
     case 'mcp':

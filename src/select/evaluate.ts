@@ -8,7 +8,11 @@ import { meanMetrics, queryMetrics, type Metrics } from './metrics.js';
 import { openSelector } from './index.js';
 
 /** One labelled query of a cases file, with the line it came from. */
-export interface EvalCase { query: string; relevant: string[]; line: number }
+export interface EvalCase {
+  query: string;
+  relevant: string[];
+  line: number;
+}
 
 /** A query whose first-ranked tool is not relevant. */
 export interface EvalMiss {
@@ -42,16 +46,22 @@ export function parseCases(file: string, text: string): EvalCase[] {
     if (!raw.trim()) return;
     const bad = (why: string): never => {
       throw new ToolboxError('invalid_case', `${file}:${line}: ${why}`, {
-        exitCode: ExitCode.usage, location: { file, line, column: 1 },
+        exitCode: ExitCode.usage,
+        location: { file, line, column: 1 },
         hint: 'Each line must be a JSON object: {"query": "…", "relevant": ["tool_id", …]}.',
       });
     };
     let v: unknown;
-    try { v = JSON.parse(raw); } catch (e) { bad(`not valid JSON (${(e as Error).message})`); }
+    try {
+      v = JSON.parse(raw);
+    } catch (e) {
+      bad(`not valid JSON (${(e as Error).message})`);
+    }
     if (!v || typeof v !== 'object' || Array.isArray(v)) bad('expected a JSON object');
     const o = v as Record<string, unknown>;
     if (typeof o.query !== 'string' || !o.query.trim()) bad('"query" must be a non-empty string');
-    if (!Array.isArray(o.relevant) || !o.relevant.length || !o.relevant.every((x) => typeof x === 'string')) bad('"relevant" must be a non-empty array of tool ids');
+    if (!Array.isArray(o.relevant) || !o.relevant.length || !o.relevant.every((x) => typeof x === 'string'))
+      bad('"relevant" must be a non-empty array of tool ids');
     out.push({ query: o.query as string, relevant: o.relevant as string[], line });
   });
   return out;
@@ -59,11 +69,19 @@ export function parseCases(file: string, text: string): EvalCase[] {
 
 export function readCases(file: string): EvalCase[] {
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) {
-    throw new ToolboxError('cases_unreadable', `cannot read cases file ${file}: ${(e as Error).message}`, { exitCode: ExitCode.usage });
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ToolboxError('cases_unreadable', `cannot read cases file ${file}: ${(e as Error).message}`, {
+      exitCode: ExitCode.usage,
+    });
   }
   const cases = parseCases(file, text);
-  if (!cases.length) throw new ToolboxError('invalid_case', `${file}: no cases`, { exitCode: ExitCode.usage, hint: 'Add one JSON object per line.' });
+  if (!cases.length)
+    throw new ToolboxError('invalid_case', `${file}: no cases`, {
+      exitCode: ExitCode.usage,
+      hint: 'Add one JSON object per line.',
+    });
   return cases;
 }
 
@@ -71,7 +89,11 @@ export function readCases(file: string): EvalCase[] {
  * Rank every case's query with the registry's selector (or the exact bm25_baseline.py replica)
  * and compute the metrics of ../shared/bench/README.md over the top `top` (default 10).
  */
-export async function evaluate(project: Project, cases: EvalCase[], opts: { top?: number; ranker?: Ranker; env?: NodeJS.ProcessEnv; caller?: Caller } = {}): Promise<EvalReport> {
+export async function evaluate(
+  project: Project,
+  cases: EvalCase[],
+  opts: { top?: number; ranker?: Ranker; env?: NodeJS.ProcessEnv; caller?: Caller } = {},
+): Promise<EvalReport> {
   const top = opts.top ?? 10;
   const ranker = opts.ranker ?? 'toolbox';
   let rank: (q: string) => Promise<string[]>;
@@ -96,7 +118,13 @@ export async function evaluate(project: Project, cases: EvalCase[], opts: { top?
     per.push(queryMetrics(ranked, c.relevant));
     if (!(ranked.length && c.relevant.includes(ranked[0]!))) {
       const r = ranked.findIndex((id) => c.relevant.includes(id));
-      misses.push({ line: c.line, query: c.query, relevant: c.relevant, got: ranked.slice(0, 3), rank: r >= 0 ? r + 1 : null });
+      misses.push({
+        line: c.line,
+        query: c.query,
+        relevant: c.relevant,
+        got: ranked.slice(0, 3),
+        rank: r >= 0 ? r + 1 : null,
+      });
     }
   }
   return { metrics: meanMetrics(per), queries: cases.length, misses, ranker, unknown: [...unknown] };

@@ -18,7 +18,8 @@ function walkSchema(node: unknown, params: string[], enums: string[], depth: num
   const s = node as Record<string, unknown>;
   for (const key of ['description', 'title']) if (typeof s[key] === 'string') params.push(s[key] as string);
   for (const key of ['enum', 'examples']) {
-    if (Array.isArray(s[key])) for (const v of s[key] as unknown[]) if (typeof v === 'string' || typeof v === 'number') enums.push(String(v));
+    if (Array.isArray(s[key]))
+      for (const v of s[key] as unknown[]) if (typeof v === 'string' || typeof v === 'number') enums.push(String(v));
   }
   if (typeof s.const === 'string') enums.push(s.const);
   for (const key of ['properties', 'patternProperties', '$defs', 'definitions']) {
@@ -30,7 +31,18 @@ function walkSchema(node: unknown, params: string[], enums: string[], depth: num
       walkSchema(sub, params, enums, depth + 1);
     }
   }
-  for (const key of ['items', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', 'prefixItems']) {
+  for (const key of [
+    'items',
+    'additionalProperties',
+    'anyOf',
+    'oneOf',
+    'allOf',
+    'not',
+    'if',
+    'then',
+    'else',
+    'prefixItems',
+  ]) {
     if (s[key] && typeof s[key] === 'object') walkSchema(s[key], params, enums, depth + 1);
   }
 }
@@ -40,7 +52,8 @@ export function fieldTexts(c: ToolContract): string[] {
   const params: string[] = [];
   const enums: string[] = [];
   // The top-level schema's own description/title repeats the tool description at best: skip it.
-  const schema = c.schema && typeof c.schema === 'object' ? { ...c.schema, description: undefined, title: undefined } : undefined;
+  const schema =
+    c.schema && typeof c.schema === 'object' ? { ...c.schema, description: undefined, title: undefined } : undefined;
   walkSchema(schema, params, enums, 0);
   const tags = [...(Array.isArray(c.tags) ? c.tags : []), ...(typeof c.provider === 'string' ? [c.provider] : [])];
   return [
@@ -56,5 +69,7 @@ export function fieldTexts(c: ToolContract): string[] {
 /** All of a contract's searchable text in one string (what dense retrieval embeds). */
 export function toolText(c: ToolContract): string {
   const [, description, params, , tags, examples] = fieldTexts(c);
-  return [c.name && c.name !== c.id ? `${c.name} (${c.id})` : c.id, description, params, tags, examples].filter(Boolean).join('\n');
+  return [c.name && c.name !== c.id ? `${c.name} (${c.id})` : c.id, description, params, tags, examples]
+    .filter(Boolean)
+    .join('\n');
 }

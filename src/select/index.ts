@@ -13,7 +13,12 @@ import { readSession, recordSessionEvent, type Session } from '../policy/session
 import { openIndex, type SelectIndex } from './store.js';
 
 /** One matched query term: which fields of the tool it matched and its share of the score. */
-export interface WhyTerm { term: string; fields: Field[]; score: number; /** The term came from an earlier turn of the session. */ session?: boolean }
+export interface WhyTerm {
+  term: string;
+  fields: Field[];
+  score: number;
+  /** The term came from an earlier turn of the session. */ session?: boolean;
+}
 
 /** One selected tool. */
 export interface SelectedTool {
@@ -66,7 +71,10 @@ const DENSE_DEPTH = 100;
 
 /** A registry's index plus the project's config: rank many queries without reopening anything. */
 export class Selector {
-  constructor(readonly project: Project, readonly index: SelectIndex) {}
+  constructor(
+    readonly project: Project,
+    readonly index: SelectIndex,
+  ) {}
 
   /** Warnings that hold for every query (broken contract files). */
   warnings(): string[] {
@@ -90,12 +98,18 @@ export class Selector {
     };
   }
 
-  async rank(query: string, opts: RankOptions = {}): Promise<{ results: SelectedTool[]; warnings: string[]; history: string[] }> {
+  async rank(
+    query: string,
+    opts: RankOptions = {},
+  ): Promise<{ results: SelectedTool[]; warnings: string[]; history: string[] }> {
     const top = opts.top ?? this.project.config.select?.top ?? 5;
     const ctx = contextQuery(query, opts.session);
     const lexical = scoreAll(this.index.lex, ctx.query);
     if (ctx.prior.size) {
-      this.index.tools.forEach((t, i) => { const p = ctx.prior.get(t.id); if (p) lexical[i] *= p; });
+      this.index.tools.forEach((t, i) => {
+        const p = ctx.prior.get(t.id);
+        if (p) lexical[i] *= p;
+      });
     }
     const allow = this.allowed(opts.caller);
     const warnings: string[] = [];
@@ -106,7 +120,13 @@ export class Selector {
       try {
         dense = await denseScores(this.project, this.index, query, cfg, opts.env ?? {}, opts.signal);
         const order = (s: Float64Array) => topK(s, DENSE_DEPTH, allow);
-        final = fuse([{ order: order(lexical), weight: 1 }, { order: order(dense.map((x) => x + 2)), weight: cfg.weight ?? 1 }], lexical.length);
+        final = fuse(
+          [
+            { order: order(lexical), weight: 1 },
+            { order: order(dense.map((x) => x + 2)), weight: cfg.weight ?? 1 },
+          ],
+          lexical.length,
+        );
       } catch (e) {
         warnings.push(`dense retrieval unavailable, lexical ranking only: ${(e as Error).message}`);
       }
@@ -114,7 +134,9 @@ export class Selector {
     const results = topK(final, top, allow).map((doc) => ({
       id: this.index.tools[doc]!.id,
       score: final[doc]!,
-      why: explain(this.index.lex, doc, ctx.query).map((w) => (ctx.fromSession.has(w.term) ? { ...w, session: true } : w)),
+      why: explain(this.index.lex, doc, ctx.query).map((w) =>
+        ctx.fromSession.has(w.term) ? { ...w, session: true } : w,
+      ),
       entry: this.index.entry(doc),
       lexical: lexical[doc]!,
       ...(dense ? { dense: dense[doc]! } : {}),
@@ -140,7 +162,10 @@ export class Selector {
 const isRegistry = (x: Project | Registry): x is Registry => 'entries' in x && 'project' in x;
 
 /** Open a selector on a project (or an already loaded registry). */
-export async function openSelector(target: Project | Registry, opts: { tokens?: boolean; cache?: boolean } = {}): Promise<Selector> {
+export async function openSelector(
+  target: Project | Registry,
+  opts: { tokens?: boolean; cache?: boolean } = {},
+): Promise<Selector> {
   const project = isRegistry(target) ? target.project : target;
   const index = await openIndex(project, { registry: isRegistry(target) ? target : undefined, ...opts });
   return new Selector(project, index);
@@ -151,7 +176,11 @@ export async function openSelector(target: Project | Registry, opts: { tokens?: 
  * why it matched. Broken contracts are skipped (one warning names them). With `session`, earlier
  * turns inform the query and this turn is recorded under `.toolbox/sessions/`.
  */
-export async function selectTools(target: Project | Registry, query: string, opts: SelectOptions = {}): Promise<Selection> {
+export async function selectTools(
+  target: Project | Registry,
+  query: string,
+  opts: SelectOptions = {},
+): Promise<Selection> {
   const selector = await openSelector(target, { tokens: opts.tokens });
   const project = selector.project;
   const session = opts.session ? readSession(project, opts.session) : undefined;
@@ -166,7 +195,14 @@ export async function selectTools(target: Project | Registry, query: string, opt
   return {
     query,
     results,
-    ...(opts.tokens ? { tokens: selector.tokens(results.map((r) => r.id), opts.caller) } : {}),
+    ...(opts.tokens
+      ? {
+          tokens: selector.tokens(
+            results.map((r) => r.id),
+            opts.caller,
+          ),
+        }
+      : {}),
     warnings: [...selector.warnings(), ...warnings],
     ...(session ? { history } : {}),
   };

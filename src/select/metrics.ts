@@ -3,7 +3,14 @@
 // report the same numbers for the same ranking.
 
 /** The metrics `toolbox eval` reports. Keys as in its JSON output. */
-export interface Metrics { 'r@1': number; 'r@5': number; 'r@10': number; 'p@1': number; 'ndcg@10': number; mrr: number }
+export interface Metrics {
+  'r@1': number;
+  'r@5': number;
+  'r@10': number;
+  'p@1': number;
+  'ndcg@10': number;
+  mrr: number;
+}
 
 /** Metrics of one query: `ranked` best first (at least the top 10), `relevant` the gold ids. */
 export function queryMetrics(ranked: readonly string[], relevant: readonly string[]): Metrics {

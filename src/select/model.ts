@@ -23,7 +23,10 @@ const FP = FIELDS.map((f) => FIELD_PARAMS[f]);
 export const KIND_WEIGHT: Record<Kind, number> = { [Kind.Word]: 1, [Kind.Bigram]: 0.5, [Kind.Char]: 0.25 };
 
 /** Term statistics of one tool: term frequencies and length of each field (FIELDS order). */
-export interface DocStats { tf: Record<string, number>[]; len: number[] }
+export interface DocStats {
+  tf: Record<string, number>[];
+  len: number[];
+}
 
 export function docStats(c: ToolContract): DocStats {
   const tf: Record<string, number>[] = [];

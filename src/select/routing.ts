@@ -41,11 +41,18 @@ export async function checkRouting(registry: Registry, opts: { top: number } = {
       locate ??= exampleLocator(entry.file);
       const at = locate(j);
       const won = winner >= 0 && scores[winner]! > 0 ? index.tools[winner]!.id : undefined;
-      const message = mine === 0
-        ? `example "${example}" does not match tool '${c.id}' at all${won ? `; '${won}' ranks first` : ''}`
-        : `example "${example}" ranks tool '${c.id}' #${rank}, not in the top ${opts.top}; '${won}' ranks first`;
+      const message =
+        mine === 0
+          ? `example "${example}" does not match tool '${c.id}' at all${won ? `; '${won}' ranks first` : ''}`
+          : `example "${example}" ranks tool '${c.id}' #${rank}, not in the top ${opts.top}; '${won}' ranks first`;
       out.push({
-        file: entry.file, line: at.line, column: at.column, severity: 'warning', rule: 'routing', message, path: `examples.${j}`,
+        file: entry.file,
+        line: at.line,
+        column: at.column,
+        severity: 'warning',
+        rule: 'routing',
+        message,
+        path: `examples.${j}`,
         hint: won
           ? `Make the description say what sets '${c.id}' apart from '${won}' (and use the words people use), or fix the example.`
           : `Use the example's words in the description, name or parameters of '${c.id}'.`,

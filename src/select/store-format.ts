@@ -18,7 +18,12 @@ export interface ToolRecord {
 }
 
 /** Fingerprints of every contract file the index was built from, in discovery order. */
-export interface FileList { rel: string[]; mtime: Float64Array; size: Float64Array; ctime: Float64Array }
+export interface FileList {
+  rel: string[];
+  mtime: Float64Array;
+  size: Float64Array;
+  ctime: Float64Array;
+}
 
 export interface IndexData {
   registryDir: string;
@@ -47,24 +52,52 @@ export function encodeIndex(d: IndexData): Buffer {
   const { tools, lex } = d;
   const terms = [...lex.terms.keys()];
   const perms: Record<number, unknown> = {};
-  tools.forEach((t, i) => { if (t.permissions) perms[i] = t.permissions; });
-  const head = Buffer.from(JSON.stringify({
-    registryDir: d.registryDir, broken: d.broken, avg: lex.avg, n: lex.n, perms,
-    files: join(d.files.rel), ids: join(tools.map((t) => t.id)), h: join(d.hashes), terms: join(terms),
-  }), 'utf8');
+  tools.forEach((t, i) => {
+    if (t.permissions) perms[i] = t.permissions;
+  });
+  const head = Buffer.from(
+    JSON.stringify({
+      registryDir: d.registryDir,
+      broken: d.broken,
+      avg: lex.avg,
+      n: lex.n,
+      perms,
+      files: join(d.files.rel),
+      ids: join(tools.map((t) => t.id)),
+      h: join(d.hashes),
+      terms: join(terms),
+    }),
+    'utf8',
+  );
   const blobs = d.contracts.map((c) => Buffer.from(c, 'utf8'));
   const offsets = new Uint32Array(blobs.length + 1);
-  blobs.forEach((b, i) => { offsets[i + 1] = offsets[i]! + b.length; });
+  blobs.forEach((b, i) => {
+    offsets[i + 1] = offsets[i]! + b.length;
+  });
   const idf = new Float64Array(terms.length);
   const off = new Uint32Array(terms.length);
   const cnt = new Uint32Array(terms.length);
-  terms.forEach((term, i) => { const e = lex.terms.get(term)!; idf[i] = e.idf; off[i] = e.off; cnt[i] = e.n; });
+  terms.forEach((term, i) => {
+    const e = lex.terms.get(term)!;
+    idf[i] = e.idf;
+    off[i] = e.off;
+    cnt[i] = e.n;
+  });
   // Each tool's file as a number in the file list (a tool's file is always listed).
   const fileNo = new Map(d.files.rel.map((r, i) => [r, i]));
   const sections: ArrayBufferView[] = [
-    d.files.mtime, d.files.size, d.files.ctime, idf, Uint32Array.from(tools, (t) => fileNo.get(t.rel) ?? 0),
-    Int32Array.from(tools, (t) => t.tok), Uint32Array.from(tools, (t) => t.line ?? 0),
-    off, cnt, lex.docs, lex.sat, offsets,
+    d.files.mtime,
+    d.files.size,
+    d.files.ctime,
+    idf,
+    Uint32Array.from(tools, (t) => fileNo.get(t.rel) ?? 0),
+    Int32Array.from(tools, (t) => t.tok),
+    Uint32Array.from(tools, (t) => t.line ?? 0),
+    off,
+    cnt,
+    lex.docs,
+    lex.sat,
+    offsets,
   ];
   const prefix = Buffer.alloc(24);
   prefix.write(MAGIC, 0, 'latin1');
@@ -94,8 +127,15 @@ export function decodeIndex(buf: Buffer): StoredIndex | undefined {
   const n = buf.readUInt32LE(16);
   const t = buf.readUInt32LE(20);
   const h = JSON.parse(buf.toString('utf8', 24, 24 + headLen)) as {
-    registryDir: string; broken: string[]; avg: number[]; n: number; perms: Record<string, Permissions | string[]>;
-    files: string; ids: string; h: string; terms: string;
+    registryDir: string;
+    broken: string[];
+    avg: number[];
+    n: number;
+    perms: Record<string, Permissions | string[]>;
+    files: string;
+    ids: string;
+    h: string;
+    terms: string;
   };
   let pos = 24 + headLen;
   // Typed arrays need aligned offsets; a pooled Buffer may start anywhere, so copy when it does.
@@ -104,10 +144,17 @@ export function decodeIndex(buf: Buffer): StoredIndex | undefined {
     const start = buf.byteOffset + pos;
     const bytes = len * C.BYTES_PER_ELEMENT;
     pos += bytes;
-    return start % C.BYTES_PER_ELEMENT === 0 ? new C(buf.buffer, start, len) : new C(buf.buffer.slice(start, start + bytes), 0, len);
+    return start % C.BYTES_PER_ELEMENT === 0
+      ? new C(buf.buffer, start, len)
+      : new C(buf.buffer.slice(start, start + bytes), 0, len);
   };
   const rel = split(h.files);
-  const files: FileList = { rel, mtime: view(Float64Array, rel.length), size: view(Float64Array, rel.length), ctime: view(Float64Array, rel.length) };
+  const files: FileList = {
+    rel,
+    mtime: view(Float64Array, rel.length),
+    size: view(Float64Array, rel.length),
+    ctime: view(Float64Array, rel.length),
+  };
   const idf = view(Float64Array, t);
   const fileOf = view(Uint32Array, n);
   const tok = view(Int32Array, n);
@@ -122,13 +169,23 @@ export function decodeIndex(buf: Buffer): StoredIndex | undefined {
   const terms: LexicalIndex['terms'] = new Map();
   for (let i = 0; i < t; i++) terms.set(termList[i]!, { idf: idf[i]!, off: off[i]!, n: cnt[i]! });
   const ids = split(h.ids);
-  const tools: ToolRecord[] = ids.map((id, i) => ({ id, rel: rel[fileOf[i]!]!, tok: tok[i]!, ...(line[i] ? { line: line[i] } : {}), ...(h.perms[i] ? { permissions: h.perms[i] } : {}) }));
+  const tools: ToolRecord[] = ids.map((id, i) => ({
+    id,
+    rel: rel[fileOf[i]!]!,
+    tok: tok[i]!,
+    ...(line[i] ? { line: line[i] } : {}),
+    ...(h.perms[i] ? { permissions: h.perms[i] } : {}),
+  }));
   // Text hashes are only needed for dense retrieval: split them on first use.
   let hashes: string[] | undefined;
   return {
-    registryDir: h.registryDir, files, broken: h.broken, tools,
+    registryDir: h.registryDir,
+    files,
+    broken: h.broken,
+    tools,
     lex: { n: h.n, avg: h.avg, terms, docs, sat },
-    contract: (i) => JSON.parse(buf.toString('utf8', blobStart + offsets[i]!, blobStart + offsets[i + 1]!)) as ToolContract,
+    contract: (i) =>
+      JSON.parse(buf.toString('utf8', blobStart + offsets[i]!, blobStart + offsets[i + 1]!)) as ToolContract,
     hash: (i) => (hashes ??= split(h.h))[i]!,
   };
 }

@@ -33,7 +33,10 @@ export interface SelectIndex {
 // Per-tool term statistics and token counts, keyed by contract file and its fingerprint: what a
 // rebuild reuses so that only changed contracts are analysed again.
 type Fp = [number, number, number];
-interface StatsCache { registryDir: string; files: Record<string, { fp: Fp; id: string; stats: DocStats; tok: number }> }
+interface StatsCache {
+  registryDir: string;
+  files: Record<string, { fp: Fp; id: string; stats: DocStats; tok: number }>;
+}
 
 const STATS_VERSION = 4;
 const binPath = (p: Project) => join(p.stateDir, 'cache', 'select-index.bin');
@@ -42,13 +45,23 @@ const statsPath = (p: Project) => join(p.stateDir, 'cache', `select-stats-v${STA
 /** The contract files of a registry (the registry's own discovery) with their fingerprints. */
 function fingerprints(registryDir: string): FileList {
   const rel = discoverContractFiles(registryDir);
-  const out: FileList = { rel: [], mtime: new Float64Array(rel.length), size: new Float64Array(rel.length), ctime: new Float64Array(rel.length) };
+  const out: FileList = {
+    rel: [],
+    mtime: new Float64Array(rel.length),
+    size: new Float64Array(rel.length),
+    ctime: new Float64Array(rel.length),
+  };
   for (const r of rel) {
     try {
       const st = statSync(registryDir + '/' + r);
       const i = out.rel.length;
-      out.rel.push(r); out.mtime[i] = st.mtimeMs; out.size[i] = st.size; out.ctime[i] = st.ctimeMs;
-    } catch { /* vanished between listing and stat */ }
+      out.rel.push(r);
+      out.mtime[i] = st.mtimeMs;
+      out.size[i] = st.size;
+      out.ctime[i] = st.ctimeMs;
+    } catch {
+      /* vanished between listing and stat */
+    }
   }
   return out;
 }
@@ -56,7 +69,8 @@ function fingerprints(registryDir: string): FileList {
 function sameFiles(a: FileList, b: FileList): boolean {
   if (a.rel.length !== b.rel.length) return false;
   for (let i = 0; i < a.rel.length; i++) {
-    if (a.rel[i] !== b.rel[i] || a.mtime[i] !== b.mtime[i] || a.size[i] !== b.size[i] || a.ctime[i] !== b.ctime[i]) return false;
+    if (a.rel[i] !== b.rel[i] || a.mtime[i] !== b.mtime[i] || a.size[i] !== b.size[i] || a.ctime[i] !== b.ctime[i])
+      return false;
   }
   return true;
 }
@@ -66,8 +80,14 @@ function fromStored(registryDir: string, buf: Buffer): SelectIndex | undefined {
   if (!s || s.registryDir !== registryDir) return undefined;
   const { tools } = s;
   return {
-    registryDir, tools, broken: s.broken.map((r) => join(registryDir, r)), lex: s.lex, rebuilt: 0, files: s.files,
-    contract: s.contract, hash: s.hash,
+    registryDir,
+    tools,
+    broken: s.broken.map((r) => join(registryDir, r)),
+    lex: s.lex,
+    rebuilt: 0,
+    files: s.files,
+    contract: s.contract,
+    hash: s.hash,
     entry: (i) => ({ contract: s.contract(i), file: join(registryDir, tools[i]!.rel), line: tools[i]!.line }),
   };
 }
@@ -81,7 +101,10 @@ let memo: { file: string; mtimeMs: number; size: number; index: SelectIndex } | 
  * every tool's definition token count is known afterwards. `registry` avoids loading it twice when
  * the caller already has it; `cache: false` builds in memory and writes nothing.
  */
-export async function openIndex(project: Project, opts: { registry?: Registry; tokens?: boolean; cache?: boolean } = {}): Promise<SelectIndex> {
+export async function openIndex(
+  project: Project,
+  opts: { registry?: Registry; tokens?: boolean; cache?: boolean } = {},
+): Promise<SelectIndex> {
   const useCache = opts.cache !== false;
   const files = fingerprints(project.registryDir);
   if (useCache) {
@@ -95,14 +118,22 @@ export async function openIndex(project: Project, opts: { registry?: Registry; t
         if (index) memo = { file, mtimeMs: st.mtimeMs, size: st.size, index };
       }
       if (index && sameFiles(index.files, files) && !(opts.tokens && index.tools.some((t) => t.tok < 0))) return index;
-    } catch { /* no usable index: build it */ }
+    } catch {
+      /* no usable index: build it */
+    }
   }
   // The registry (and with it ajv and the YAML parser) is loaded only when the index must be rebuilt.
   const reg = opts.registry ?? (await import('../registry/registry.js')).loadRegistry(project, { cache: useCache });
   return rebuild(project, files, reg, Boolean(opts.tokens), useCache);
 }
 
-async function rebuild(project: Project, files: FileList, reg: Registry, tokens: boolean, useCache: boolean): Promise<SelectIndex> {
+async function rebuild(
+  project: Project,
+  files: FileList,
+  reg: Registry,
+  tokens: boolean,
+  useCache: boolean,
+): Promise<SelectIndex> {
   const dir = project.registryDir;
   const fpOf = new Map<string, Fp>(files.rel.map((r, i) => [r, [files.mtime[i]!, files.size[i]!, files.ctime[i]!]]));
   let old: StatsCache | undefined;
@@ -110,7 +141,9 @@ async function rebuild(project: Project, files: FileList, reg: Registry, tokens:
     try {
       old = JSON.parse(readFileSync(statsPath(project), 'utf8')) as StatsCache;
       if (old.registryDir !== dir) old = undefined;
-    } catch { old = undefined; }
+    } catch {
+      old = undefined;
+    }
   }
   const next: StatsCache = { registryDir: dir, files: {} };
   const tools: ToolRecord[] = [];
@@ -122,7 +155,8 @@ async function rebuild(project: Project, files: FileList, reg: Registry, tokens:
     const rel = relative(dir, e.file).split(sep).join('/');
     const fp = fpOf.get(rel) ?? [0, 0, 0];
     const prev = old?.files[rel];
-    const fresh = prev && prev.id === e.contract.id && prev.fp[0] === fp[0] && prev.fp[1] === fp[1] && prev.fp[2] === fp[2];
+    const fresh =
+      prev && prev.id === e.contract.id && prev.fp[0] === fp[0] && prev.fp[1] === fp[1] && prev.fp[2] === fp[2];
     const s = fresh ? prev.stats : (rebuilt++, docStats(e.contract));
     let tok = fresh ? prev.tok : -1;
     if (tokens && tok < 0) tok = await definitionTokens(e.contract);
@@ -138,12 +172,23 @@ async function rebuild(project: Project, files: FileList, reg: Registry, tokens:
   if (useCache) {
     try {
       writeFileAtomic(statsPath(project), JSON.stringify(next));
-      writeFileAtomic(binPath(project), encodeIndex({ registryDir: dir, files, broken, tools, lex, contracts: blobs, hashes }));
-    } catch { /* read-only project: still works, only slower */ }
+      writeFileAtomic(
+        binPath(project),
+        encodeIndex({ registryDir: dir, files, broken, tools, lex, contracts: blobs, hashes }),
+      );
+    } catch {
+      /* read-only project: still works, only slower */
+    }
   }
   const entries = reg.entries;
   return {
-    registryDir: dir, tools, broken: reg.broken.map((b) => b.file), lex, stats, rebuilt, files,
+    registryDir: dir,
+    tools,
+    broken: reg.broken.map((b) => b.file),
+    lex,
+    stats,
+    rebuilt,
+    files,
     contract: (i) => entries[i]!.contract,
     entry: (i) => entries[i]!,
     hash: (i) => hashes[i]!,

@@ -6,13 +6,21 @@ import { QUERY_STOP, STOP, STOP_CHARS } from './stopwords.js';
  * Intl.Segmenter finds, every character bigram (robust when the segmenter splits a query and a
  * description differently) and single characters (降雨 / 下雨 still share 雨).
  */
-export const enum Kind { Word = 0, Bigram = 1, Char = 2 }
+export const enum Kind {
+  Word = 0,
+  Bigram = 1,
+  Char = 2,
+}
 
 /** One term of analysed text. */
-export interface Token { term: string; kind: Kind }
+export interface Token {
+  term: string;
+  kind: Kind;
+}
 
 const CJK_RUN = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]+/u;
-const SCAN = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]+|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}])+/gu;
+const SCAN =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]+|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}])+/gu;
 const DIGITS = /^\d+$/;
 const ACRONYM = /\b(?:\p{L}\.){2,}/gu;
 // The segmenter is superlinear on long input: feed it bounded pieces (runs are already cut at
@@ -64,10 +72,15 @@ export function tokenize(text: string, opts: { query?: boolean } = {}): Token[] 
   const out: Token[] = [];
   if (!text) return out;
   // Dotted acronyms ("U.S.", "e.g.") become one word before punctuation splits them into letters.
-  const norm = splitIdentifiers(text.normalize('NFKC')).replace(ACRONYM, (a) => a.replace(/\./g, '')).toLowerCase();
+  const norm = splitIdentifiers(text.normalize('NFKC'))
+    .replace(ACRONYM, (a) => a.replace(/\./g, ''))
+    .toLowerCase();
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
-    if (CJK_RUN.test(t)) { cjk(t, out); continue; }
+    if (CJK_RUN.test(t)) {
+      cjk(t, out);
+      continue;
+    }
     if (STOP.has(t) || DIGITS.test(t) || (opts.query && QUERY_STOP.has(t))) continue;
     out.push({ term: stem(t), kind: Kind.Word });
   }

@@ -10,7 +10,10 @@ async function getEncoder(): Promise<Encoder> {
 }
 
 /** The definition a model sees for one tool under full binding (OpenAI function format). */
-export function toolDefinition(c: ToolContract): { type: 'function'; function: { name: string; description: string; parameters: unknown } } {
+export function toolDefinition(c: ToolContract): {
+  type: 'function';
+  function: { name: string; description: string; parameters: unknown };
+} {
   return { type: 'function', function: { name: c.id, description: c.description, parameters: c.schema } };
 }
 

@@ -43,7 +43,10 @@ export class ServeCore {
   readonly limiter: Limiter;
   private reg?: { registry: Registry; at: number };
 
-  constructor(readonly project: Project, readonly opts: ServeOptions) {
+  constructor(
+    readonly project: Project,
+    readonly opts: ServeOptions,
+  ) {
     this.runtime = new Runtime(project, { longRunning: true, via: 'serve', verbose: opts.verbose, env: opts.env });
     this.limiter = new Limiter(opts.maxConcurrent ?? 16, opts.maxQueued ?? 1000);
   }
@@ -67,13 +70,24 @@ export class ServeCore {
 
   /** The best `top` tools for `query` that the caller may use. */
   search(query: string, top: number, session?: string, signal?: AbortSignal): Promise<ToolEntry[]> {
-    return searchTools({ registry: this.registry(), query, top, caller: this.opts.caller, session, env: this.opts.env, signal });
+    return searchTools({
+      registry: this.registry(),
+      query,
+      top,
+      caller: this.opts.caller,
+      session,
+      env: this.opts.env,
+      signal,
+    });
   }
 
   /** One call through the runtime, as an MCP result. Never throws: failures are isError results. */
   async call(id: string, args: unknown, session: string | undefined, signal?: AbortSignal): Promise<CallResult> {
     try {
-      const r = await this.limiter.run(() => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal }), signal);
+      const r = await this.limiter.run(
+        () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal }),
+        signal,
+      );
       return okResult(r);
     } catch (e) {
       return errorResult(e);

@@ -17,7 +17,12 @@ export function toolDef(c: ToolContract): McpToolDef {
   const s = c.schema ?? {};
   // MCP requires an object schema at the top; a contract without `type` gets it stated.
   const inputSchema = { ...s, type: 'object' as const };
-  return { name: c.id, ...(c.name && c.name !== c.id ? { title: c.name } : {}), description: c.description, inputSchema };
+  return {
+    name: c.id,
+    ...(c.name && c.name !== c.id ? { title: c.name } : {}),
+    description: c.description,
+    inputSchema,
+  };
 }
 
 /**
@@ -36,7 +41,11 @@ export function metaToolDefs(toolCount: number, top: number): McpToolDef[] {
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', minLength: 1, description: 'What you want to do, e.g. "weather in Beijing tomorrow" or "convert 3 miles to km".' },
+          query: {
+            type: 'string',
+            minLength: 1,
+            description: 'What you want to do, e.g. "weather in Beijing tomorrow" or "convert 3 miles to km".',
+          },
           top: { type: 'integer', minimum: 1, maximum: 20, description: `How many tools to return (default ${top}).` },
         },
         required: ['query'],
@@ -53,7 +62,11 @@ export function metaToolDefs(toolCount: number, top: number): McpToolDef[] {
         type: 'object',
         properties: {
           id: { type: 'string', minLength: 1, description: `The tool's name as returned by ${SEARCH_TOOL}.` },
-          arguments: { type: 'object', description: "The tool's arguments, matching its inputSchema.", additionalProperties: true },
+          arguments: {
+            type: 'object',
+            description: "The tool's arguments, matching its inputSchema.",
+            additionalProperties: true,
+          },
         },
         required: ['id'],
         additionalProperties: false,

@@ -27,8 +27,16 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.has(h) || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
 }
 
-function jsonRpcError(res: ServerResponse, status: number, message: string, code = -32000, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code = -32000,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /** One client session: its SDK transport and Server, its runtime session (pins) and found tools. */
@@ -83,7 +91,8 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
 
   const sweep = () => {
     const now = Date.now();
-    for (const s of [...sessions.values()]) if (s.busy === 0 && now - s.lastActive >= idleMs) closeSession(s, 'expired');
+    for (const s of [...sessions.values()])
+      if (s.busy === 0 && now - s.lastActive >= idleMs) closeSession(s, 'expired');
   };
   const sweeper = setInterval(sweep, Math.max(10, Math.min(60_000, Math.floor(idleMs / 4))));
   sweeper.unref();
@@ -103,7 +112,10 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     s.lastActive = Date.now();
     if (req.method === 'GET') return;
     s.busy++;
-    res.once('close', () => { s.busy--; s.lastActive = Date.now(); });
+    res.once('close', () => {
+      s.busy--;
+      s.lastActive = Date.now();
+    });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -115,10 +127,13 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       track(known, req, res);
       return known.transport.handleRequest(req, res);
     }
-    if (sid !== undefined) return jsonRpcError(res, 404, 'Session not found (unknown, closed or expired): initialize a new session', -32001);
+    if (sid !== undefined)
+      return jsonRpcError(res, 404, 'Session not found (unknown, closed or expired): initialize a new session', -32001);
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'No session: send initialize first');
     if (!makeRoom()) {
-      return jsonRpcError(res, 503, `Too many sessions: all ${maxSessions} sessions are busy; retry later`, -32000, { 'retry-after': '5' });
+      return jsonRpcError(res, 503, `Too many sessions: all ${maxSessions} sessions are busy; retry later`, -32000, {
+        'retry-after': '5',
+      });
     }
     const runtimeSession = `mcp-${randomUUID()}`;
     const { server, found } = createMcpServer(core, runtimeSession);
@@ -127,7 +142,10 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         session = { id, transport, server, found, runtimeSession, lastActive: Date.now(), busy: 1, closing: undefined };
-        res.once('close', () => { session!.busy--; session!.lastActive = Date.now(); });
+        res.once('close', () => {
+          session!.busy--;
+          session!.lastActive = Date.now();
+        });
         sessions.set(id, session);
       },
       ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: allowedHosts(opts.host, port) } : {}),
@@ -158,10 +176,18 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   });
   try {
     await new Promise<void>((resolve, reject) => {
-      http.once('error', (e: NodeJS.ErrnoException) => reject(new ToolboxError('serve_listen_failed', `cannot listen on ${opts.host}:${opts.port}: ${e.code ?? e.message}`, {
-        exitCode: ExitCode.usage,
-        hint: e.code === 'EADDRINUSE' ? 'Pick another port with --http PORT (0 picks a free one).' : undefined,
-      })));
+      http.once('error', (e: NodeJS.ErrnoException) =>
+        reject(
+          new ToolboxError(
+            'serve_listen_failed',
+            `cannot listen on ${opts.host}:${opts.port}: ${e.code ?? e.message}`,
+            {
+              exitCode: ExitCode.usage,
+              hint: e.code === 'EADDRINUSE' ? 'Pick another port with --http PORT (0 picks a free one).' : undefined,
+            },
+          ),
+        ),
+      );
       http.listen(opts.port, opts.host, () => resolve());
     });
   } catch (e) {

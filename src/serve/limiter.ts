@@ -10,10 +10,17 @@ export class Limiter {
   private active = 0;
   private readonly waiting: { go: () => void; fail: (e: unknown) => void }[] = [];
 
-  constructor(readonly maxActive: number, readonly maxQueued: number) {}
+  constructor(
+    readonly maxActive: number,
+    readonly maxQueued: number,
+  ) {}
 
-  get running(): number { return this.active; }
-  get queued(): number { return this.waiting.length; }
+  get running(): number {
+    return this.active;
+  }
+  get queued(): number {
+    return this.waiting.length;
+  }
 
   /** Run `fn` when a slot is free. Throws server_busy (exit 5) when the queue is full. */
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -32,11 +39,19 @@ export class Limiter {
       return Promise.resolve();
     }
     if (this.waiting.length >= this.maxQueued) {
-      return Promise.reject(new ToolboxError('server_busy', `too many calls waiting (${this.maxQueued}); try again shortly`, { exitCode: ExitCode.limit }));
+      return Promise.reject(
+        new ToolboxError('server_busy', `too many calls waiting (${this.maxQueued}); try again shortly`, {
+          exitCode: ExitCode.limit,
+        }),
+      );
     }
     return new Promise<void>((resolve, reject) => {
       const w = {
-        go: () => { signal?.removeEventListener('abort', onAbort); this.active++; resolve(); },
+        go: () => {
+          signal?.removeEventListener('abort', onAbort);
+          this.active++;
+          resolve();
+        },
         fail: reject,
       };
       const onAbort = () => {

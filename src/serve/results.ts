@@ -9,7 +9,8 @@ export interface CallResult {
   isError?: boolean;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A successful call: the formatted text for the model, the raw object as structuredContent. */
 export function okResult(r: InvokeResult): CallResult {
@@ -24,13 +25,22 @@ export function okResult(r: InvokeResult): CallResult {
  * correct its arguments. structuredContent carries toolbox's stable error code and exit code.
  */
 export function errorResult(e: unknown): CallResult {
-  const err = e instanceof ToolboxError
-    ? e
-    : new ToolboxError('internal_error', `internal error: ${(e as Error)?.message ?? String(e)}`, { exitCode: 70 });
+  const err =
+    e instanceof ToolboxError
+      ? e
+      : new ToolboxError('internal_error', `internal error: ${(e as Error)?.message ?? String(e)}`, { exitCode: 70 });
   const text = `${err.message}${err.hint ? `\nhint: ${err.hint}` : ''}`;
   return {
     content: [{ type: 'text', text }],
-    structuredContent: { error: { code: err.code, exitCode: err.exitCode, message: err.message, ...(err.hint ? { hint: err.hint } : {}), ...(err.details ? { details: err.details } : {}) } },
+    structuredContent: {
+      error: {
+        code: err.code,
+        exitCode: err.exitCode,
+        message: err.message,
+        ...(err.hint ? { hint: err.hint } : {}),
+        ...(err.details ? { details: err.details } : {}),
+      },
+    },
     isError: true,
   };
 }

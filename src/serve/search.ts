@@ -20,6 +20,12 @@ export interface SearchRequest {
  */
 export async function searchTools(req: SearchRequest): Promise<ToolEntry[]> {
   const { selectTools } = await import('../select/index.js');
-  const sel = await selectTools(req.registry, req.query, { top: req.top, caller: req.caller, session: req.session, env: req.env, signal: req.signal });
+  const sel = await selectTools(req.registry, req.query, {
+    top: req.top,
+    caller: req.caller,
+    session: req.session,
+    env: req.env,
+    signal: req.signal,
+  });
   return sel.results.map((r) => r.entry);
 }

@@ -18,9 +18,10 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
     { name: 'toolbox', version: VERSION },
     {
       capabilities: { tools: { listChanged: true } },
-      instructions: core.opts.expose === 'search'
-        ? `This server fronts a tool registry. Call ${SEARCH_TOOL} to find tools for a task, then call them (directly, or via ${CALL_TOOL}).`
-        : undefined,
+      instructions:
+        core.opts.expose === 'search'
+          ? `This server fronts a tool registry. Call ${SEARCH_TOOL} to find tools for a task, then call them (directly, or via ${CALL_TOOL}).`
+          : undefined,
     },
   );
   const found = new Set<string>();
@@ -42,8 +43,12 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     if (core.opts.expose === 'search' && name === SEARCH_TOOL) return search(args, extra.signal);
     if (core.opts.expose === 'search' && name === CALL_TOOL) {
-      if (typeof args.id !== 'string' || !args.id) return badRequest(`${CALL_TOOL} needs "id": the name of a tool from ${SEARCH_TOOL}`);
-      if (args.arguments !== undefined && (typeof args.arguments !== 'object' || args.arguments === null || Array.isArray(args.arguments))) {
+      if (typeof args.id !== 'string' || !args.id)
+        return badRequest(`${CALL_TOOL} needs "id": the name of a tool from ${SEARCH_TOOL}`);
+      if (
+        args.arguments !== undefined &&
+        (typeof args.arguments !== 'object' || args.arguments === null || Array.isArray(args.arguments))
+      ) {
         return badRequest(`${CALL_TOOL}: "arguments" must be an object`);
       }
       return core.call(args.id, args.arguments ?? {}, session, extra.signal);
@@ -53,9 +58,11 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
   });
 
   async function search(args: Record<string, unknown>, signal: AbortSignal): Promise<CallResult> {
-    if (typeof args.query !== 'string' || !args.query.trim()) return badRequest(`${SEARCH_TOOL} needs "query": what you want to do, in plain words`);
+    if (typeof args.query !== 'string' || !args.query.trim())
+      return badRequest(`${SEARCH_TOOL} needs "query": what you want to do, in plain words`);
     const k = args.top === undefined ? top : Number(args.top);
-    if (!Number.isInteger(k) || k < 1 || k > MAX_TOP) return badRequest(`${SEARCH_TOOL}: "top" must be an integer from 1 to ${MAX_TOP}`);
+    if (!Number.isInteger(k) || k < 1 || k > MAX_TOP)
+      return badRequest(`${SEARCH_TOOL}: "top" must be an integer from 1 to ${MAX_TOP}`);
     let hits;
     try {
       hits = await core.search(args.query, k, session, signal);

@@ -8,7 +8,8 @@ const TIME_UNITS: Record<string, number> = { ms: 1, s: 1000, '': 1000, m: 60_000
  * '1.5' (no unit = seconds). Returns undefined when the value cannot be read or is not > 0 ms.
  */
 export function parseDuration(value: number | string): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? positive(Math.round(value * 1000)) : undefined;
+  if (typeof value === 'number')
+    return Number.isFinite(value) && value > 0 ? positive(Math.round(value * 1000)) : undefined;
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
   const unit = m ? TIME_UNITS[m[2]!.toLowerCase()] : undefined;
   if (!m || unit === undefined) return undefined;

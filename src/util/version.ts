@@ -9,7 +9,8 @@ let cached: string | undefined;
 export function packageVersion(): string {
   if (cached === undefined) {
     try {
-      cached = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+      cached = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+        .version;
     } catch {
       cached = '0.0.0';
     }

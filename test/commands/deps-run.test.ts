@@ -28,7 +28,14 @@ describe('toolbox run with missing dependencies', () => {
   const loader = 'loader: python_function\nloader_config: { module: deptools.m, function: run }';
 
   it('exits 6 with missing_dependencies before any tool code runs', async () => {
-    p.write('tool_registry/a.yaml', contract('needs_pkg', loader, 'requires: { python: ["no_such_package_for_toolbox_tests>=1"], bins: [no_such_program_for_toolbox] }'));
+    p.write(
+      'tool_registry/a.yaml',
+      contract(
+        'needs_pkg',
+        loader,
+        'requires: { python: ["no_such_package_for_toolbox_tests>=1"], bins: [no_such_program_for_toolbox] }',
+      ),
+    );
     const r = await cli(['run', 'needs_pkg', '--json'], { cwd: p.dir });
     expect(r.code).toBe(6);
     expect(r.errorJson.error.code).toBe('missing_dependencies');

@@ -12,12 +12,26 @@ let p: ReturnType<typeof tempProject>;
 beforeEach(() => {
   p = tempProject();
   fakeNodePackage(p.dir, 'left-pad', '1.3.0');
-  p.write('tool_registry/needs.yaml', contract('needs_stuff', PY_LOADER, `requires:
+  p.write(
+    'tool_registry/needs.yaml',
+    contract(
+      'needs_stuff',
+      PY_LOADER,
+      `requires:
   python: ["no_such_package_for_toolbox_tests", "pip>=999", "pip>=1"]
   bins: [no_such_program_for_toolbox]
   env: [MISSING_API_KEY_T, PRESENT_API_KEY_T]
-  node: ["left-pad@^9"]`));
-  p.write('tool_registry/fine.yaml', contract('all_fine', 'loader: node_module\nloader_config: { module: m.mjs }', 'requires: { node: ["left-pad@^1"], env: [PRESENT_API_KEY_T], bins: [node] }'));
+  node: ["left-pad@^9"]`,
+    ),
+  );
+  p.write(
+    'tool_registry/fine.yaml',
+    contract(
+      'all_fine',
+      'loader: node_module\nloader_config: { module: m.mjs }',
+      'requires: { node: ["left-pad@^1"], env: [PRESENT_API_KEY_T], bins: [node] }',
+    ),
+  );
 });
 afterEach(() => p.cleanup());
 
@@ -30,12 +44,22 @@ describe('toolbox deps', () => {
     const byId = Object.fromEntries(r.json.tools.map((t: { id: string }) => [t.id, t]));
     expect(byId.all_fine.ok).toBe(true);
     expect(byId.needs_stuff.ok).toBe(false);
-    const statuses = byId.needs_stuff.requirements.map((q: { kind: string; name: string; status: string }) => `${q.kind}:${q.name}:${q.status}`);
-    expect(statuses).toEqual(expect.arrayContaining([
-      'python:no_such_package_for_toolbox_tests:missing', 'python:pip:wrong_version', 'python:pip:ok',
-      'bin:no_such_program_for_toolbox:missing', 'env:MISSING_API_KEY_T:missing', 'env:PRESENT_API_KEY_T:ok', 'node:left-pad:wrong_version',
-    ]));
-    for (const q of byId.needs_stuff.requirements) expect(Object.keys(q).sort()).toEqual(['fix', 'found', 'kind', 'name', 'status', 'wanted']);
+    const statuses = byId.needs_stuff.requirements.map(
+      (q: { kind: string; name: string; status: string }) => `${q.kind}:${q.name}:${q.status}`,
+    );
+    expect(statuses).toEqual(
+      expect.arrayContaining([
+        'python:no_such_package_for_toolbox_tests:missing',
+        'python:pip:wrong_version',
+        'python:pip:ok',
+        'bin:no_such_program_for_toolbox:missing',
+        'env:MISSING_API_KEY_T:missing',
+        'env:PRESENT_API_KEY_T:ok',
+        'node:left-pad:wrong_version',
+      ]),
+    );
+    for (const q of byId.needs_stuff.requirements)
+      expect(Object.keys(q).sort()).toEqual(['fix', 'found', 'kind', 'name', 'status', 'wanted']);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
   });
 
@@ -74,7 +98,9 @@ describe('assertDeps (the check before run)', () => {
     const [res] = await checkDeps(project, [entry('needs_stuff')], { env: baseEnv(env) });
     expect((e as ToolboxError).message).toBe(depsMessage(res!));
     expect((e as ToolboxError).hint).toContain("-m pip install 'pip>=999'");
-    expect(JSON.stringify({ m: (e as ToolboxError).message, h: (e as ToolboxError).hint, d: (e as ToolboxError).details })).not.toContain(SECRET);
+    expect(
+      JSON.stringify({ m: (e as ToolboxError).message, h: (e as ToolboxError).hint, d: (e as ToolboxError).details }),
+    ).not.toContain(SECRET);
     const human = await cli(['deps', 'needs_stuff'], { cwd: p.dir, env });
     expect(human.stdout).toContain(depsMessage(res!).replace(/^tool '[^']*' is /, ''));
     await expect(assertDeps(project, entry('all_fine'), { env: baseEnv(env) })).resolves.toBeUndefined();

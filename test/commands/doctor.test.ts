@@ -6,7 +6,9 @@ const SECRET = 'doctor-secret-value-9876';
 type Problem = { severity: string; area: string; message: string; fix: string };
 
 let p: ReturnType<typeof tempProject>;
-beforeEach(() => { p = tempProject(); });
+beforeEach(() => {
+  p = tempProject();
+});
 afterEach(() => p.cleanup());
 
 describe('toolbox doctor', () => {
@@ -27,12 +29,25 @@ describe('toolbox doctor', () => {
   });
 
   it('reports a healthy registry, the sandbox tier and where state lives', async () => {
-    p.write('tool_registry/ok.yaml', contract('fine_tool', 'loader: node_module\nloader_config: { module: m.mjs }', 'requires: { env: [PRESENT_T], bins: [node] }'));
+    p.write(
+      'tool_registry/ok.yaml',
+      contract(
+        'fine_tool',
+        'loader: node_module\nloader_config: { module: m.mjs }',
+        'requires: { env: [PRESENT_T], bins: [node] }',
+      ),
+    );
     const r = await cli(['doctor', '--json'], { cwd: p.dir, env: { PRESENT_T: SECRET } });
     expect(r.json.registry).toMatchObject({ found: true, tools: 1, errors: 0 });
     expect(r.json.deps).toEqual({ tools: 1, ok: 1, missing: [] });
     expect(r.json.state.dir).toBe(`${p.dir}/.toolbox`);
-    expect(r.json.state.items.map((i: { name: string }) => i.name)).toEqual(['cache/', 'calls.jsonl', 'breaker.json', 'sessions/', 'envs/']);
+    expect(r.json.state.items.map((i: { name: string }) => i.name)).toEqual([
+      'cache/',
+      'calls.jsonl',
+      'breaker.json',
+      'sessions/',
+      'envs/',
+    ]);
     expect(['bwrap', 'unshare', 'none', undefined]).toContain(r.json.sandbox.tier);
     // Only the machine's sandbox can make it unhealthy here.
     expect(r.json.problems.filter((x: Problem) => x.severity === 'error' && x.area !== 'sandbox')).toEqual([]);
@@ -42,7 +57,14 @@ describe('toolbox doctor', () => {
 
   it('lists broken contracts and missing dependencies, each with its fix, never env values', async () => {
     p.write('tool_registry/broken.yaml', 'id: [unclosed\n');
-    p.write('tool_registry/needs.yaml', contract('needs_key', 'loader: http\nloader_config: { url: "https://example.com/${DOC_TOKEN_T}" }', 'requires: { env: [DOC_OTHER_T] }'));
+    p.write(
+      'tool_registry/needs.yaml',
+      contract(
+        'needs_key',
+        'loader: http\nloader_config: { url: "https://example.com/${DOC_TOKEN_T}" }',
+        'requires: { env: [DOC_OTHER_T] }',
+      ),
+    );
     const r = await cli(['doctor', '--json'], { cwd: p.dir, env: { DOC_OTHER_T: SECRET } });
     expect(r.code).toBe(1);
     const areas = r.json.problems.filter((x: Problem) => x.severity === 'error').map((x: Problem) => x.area);

@@ -5,12 +5,15 @@ import { fixtureProject } from '../select/fixture.js';
 let fx: ReturnType<typeof fixtureProject>;
 afterEach(() => fx?.cleanup());
 
-const CASES = [
-  { query: '查询北京今天天气', relevant: ['query_weather'] },
-  { query: 'send an email to my manager', relevant: ['send_email'] },
-  { query: 'zebra quokka', relevant: ['read_file'] }, // matches nothing: a miss
-  { query: 'share price and flight fares', relevant: ['search_flights', 'stock_price'] },
-].map((c) => JSON.stringify(c)).join('\n') + '\n';
+const CASES =
+  [
+    { query: '查询北京今天天气', relevant: ['query_weather'] },
+    { query: 'send an email to my manager', relevant: ['send_email'] },
+    { query: 'zebra quokka', relevant: ['read_file'] }, // matches nothing: a miss
+    { query: 'share price and flight fares', relevant: ['search_flights', 'stock_price'] },
+  ]
+    .map((c) => JSON.stringify(c))
+    .join('\n') + '\n';
 
 describe('toolbox eval', () => {
   it('reports the metrics and lists the misses with what came first', async () => {

@@ -4,8 +4,15 @@ import { join } from 'node:path';
 import { cli, tempProject } from '../helpers.js';
 
 let cleanups: (() => void)[] = [];
-afterEach(() => { cleanups.forEach((c) => c()); cleanups = []; });
-const project = () => { const p = tempProject(); cleanups.push(p.cleanup); return p; };
+afterEach(() => {
+  cleanups.forEach((c) => c());
+  cleanups = [];
+});
+const project = () => {
+  const p = tempProject();
+  cleanups.push(p.cleanup);
+  return p;
+};
 
 describe('toolbox init', () => {
   it('without a TTY uses defaults and creates a config, a registry and a working example that validates', async () => {
@@ -23,7 +30,10 @@ describe('toolbox init', () => {
 
   it('takes DIR, --registry-dir, --loader and --tool', async () => {
     const p = project();
-    const r = await cli(['init', 'sub/proj', '--yes', '--registry-dir', 'tools', '--loader', 'node_module', '--tool', 'count_words'], { cwd: p.dir });
+    const r = await cli(
+      ['init', 'sub/proj', '--yes', '--registry-dir', 'tools', '--loader', 'node_module', '--tool', 'count_words'],
+      { cwd: p.dir },
+    );
     expect(r.code).toBe(0);
     const dir = join(p.dir, 'sub', 'proj');
     expect(readdirSync(join(dir, 'tools'))).toEqual(['count_words.yaml']);
@@ -33,11 +43,15 @@ describe('toolbox init', () => {
     expect(v.json.summary).toMatchObject({ tools: 1, errors: 0 });
   });
 
-  it('run twice keeps the user\'s edited files byte for byte and exits non-zero naming them', async () => {
+  it("run twice keeps the user's edited files byte for byte and exits non-zero naming them", async () => {
     const p = project();
     expect((await cli(['init', '--yes'], { cwd: p.dir })).code).toBe(0);
-    const files = ['toolbox.config.yaml', 'tool_registry/word_count.yaml', 'my_tools/word_count.py'].map((f) => join(p.dir, f));
-    const edited = files.map((f, i) => Buffer.concat([readFileSync(f), Buffer.from(`\n# edited by the user ${i} ✓\n`), Buffer.from([0xc3, 0xa9])]));
+    const files = ['toolbox.config.yaml', 'tool_registry/word_count.yaml', 'my_tools/word_count.py'].map((f) =>
+      join(p.dir, f),
+    );
+    const edited = files.map((f, i) =>
+      Buffer.concat([readFileSync(f), Buffer.from(`\n# edited by the user ${i} ✓\n`), Buffer.from([0xc3, 0xa9])]),
+    );
     files.forEach((f, i) => writeFileSync(f, edited[i]!));
     const r = await cli(['init', '--yes', '--json'], { cwd: p.dir });
     expect(r.code).toBe(2);

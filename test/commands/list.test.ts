@@ -2,13 +2,28 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cli, tempProject, REFERENCE_CONTRACT } from '../helpers.js';
 
 let cleanups: (() => void)[] = [];
-afterEach(() => { cleanups.forEach((c) => c()); cleanups = []; });
-const withTags = (id: string, tags: string[], desc: string) => REFERENCE_CONTRACT.replace('id: query_weather', `id: ${id}\ntags: [${tags.join(', ')}]`).replace(/description: .*\n/, `description: ${desc}\n`);
+afterEach(() => {
+  cleanups.forEach((c) => c());
+  cleanups = [];
+});
+const withTags = (id: string, tags: string[], desc: string) =>
+  REFERENCE_CONTRACT.replace('id: query_weather', `id: ${id}\ntags: [${tags.join(', ')}]`).replace(
+    /description: .*\n/,
+    `description: ${desc}\n`,
+  );
 
 describe('toolbox list', () => {
   const files = {
-    'tool_registry/weather.yaml': withTags('query_weather', ['weather', 'zh'], '根据城市名称查询当前天气情况和未来短期预报。'),
-    'tool_registry/fx.yaml': withTags('convert_currency', ['finance'], 'Convert an amount of money between currencies at the latest exchange rate; use when the user asks what a sum is worth elsewhere.'),
+    'tool_registry/weather.yaml': withTags(
+      'query_weather',
+      ['weather', 'zh'],
+      '根据城市名称查询当前天气情况和未来短期预报。',
+    ),
+    'tool_registry/fx.yaml': withTags(
+      'convert_currency',
+      ['finance'],
+      'Convert an amount of money between currencies at the latest exchange rate; use when the user asks what a sum is worth elsewhere.',
+    ),
     'tool_registry/broken.yaml': 'id: [oops\n',
   };
 

@@ -8,32 +8,49 @@ import { cli, tempProject, REPO } from '../helpers.js';
 import { schemaRef, identifierFor } from '../../src/scaffold/tool.js';
 
 let cleanups: (() => void)[] = [];
-afterEach(() => { cleanups.forEach((c) => c()); cleanups = []; });
-const project = () => { const p = tempProject({ 'tool_registry/.keep': '' }); cleanups.push(p.cleanup); return p; };
+afterEach(() => {
+  cleanups.forEach((c) => c());
+  cleanups = [];
+});
+const project = () => {
+  const p = tempProject({ 'tool_registry/.keep': '' });
+  cleanups.push(p.cleanup);
+  return p;
+};
 const LOADERS = ['python_function', 'node_module', 'command', 'http', 'mcp'];
 
 describe('toolbox new', () => {
-  it.each(LOADERS)('scaffolds a %s tool whose contract validates without errors and points at the schema', async (loader) => {
-    const p = project();
-    const r = await cli(['new', `my_${loader}`, '--loader', loader, '--json'], { cwd: p.dir });
-    expect(r.code).toBe(0);
-    expect(r.json.diagnostics).toEqual([]);
-    const contractFile = join(p.dir, 'tool_registry', `my_${loader}.yaml`);
-    const text = readFileSync(contractFile, 'utf8');
-    const m = /^# yaml-language-server: \$schema=(.+)\n/.exec(text);
-    expect(m).not.toBeNull();
-    expect(resolve(dirname(contractFile), m![1]!)).toBe(join(REPO, 'schemas', 'contract.schema.json'));
-    expect(parse(text).loader).toBe(loader);
-    const v = await cli(['validate', '--json', '--fail-on', 'warning'], { cwd: p.dir });
-    expect(v.json.summary).toMatchObject({ tools: 1, errors: 0, warnings: 0 });
-  });
+  it.each(LOADERS)(
+    'scaffolds a %s tool whose contract validates without errors and points at the schema',
+    async (loader) => {
+      const p = project();
+      const r = await cli(['new', `my_${loader}`, '--loader', loader, '--json'], { cwd: p.dir });
+      expect(r.code).toBe(0);
+      expect(r.json.diagnostics).toEqual([]);
+      const contractFile = join(p.dir, 'tool_registry', `my_${loader}.yaml`);
+      const text = readFileSync(contractFile, 'utf8');
+      const m = /^# yaml-language-server: \$schema=(.+)\n/.exec(text);
+      expect(m).not.toBeNull();
+      expect(resolve(dirname(contractFile), m![1]!)).toBe(join(REPO, 'schemas', 'contract.schema.json'));
+      expect(parse(text).loader).toBe(loader);
+      const v = await cli(['validate', '--json', '--fail-on', 'warning'], { cwd: p.dir });
+      expect(v.json.summary).toMatchObject({ tools: 1, errors: 0, warnings: 0 });
+    },
+  );
 
   it('python stub runs as function(**args) from the project root', async () => {
     const p = project();
     await cli(['new', 'count-words.v2', '--loader', 'python_function'], { cwd: p.dir });
     const c = parse(readFileSync(join(p.dir, 'tool_registry', 'count-words.v2.yaml'), 'utf8'));
     expect(c.loader_config).toEqual({ module: 'my_tools.count_words_v2', function: 'count_words_v2' });
-    const out = execFileSync('python3', ['-c', `import json, importlib; m = importlib.import_module(${JSON.stringify(c.loader_config.module)}); print(json.dumps(getattr(m, ${JSON.stringify(c.loader_config.function)})(**{"text": "hello big\\nworld"})))`], { cwd: p.dir, encoding: 'utf8' });
+    const out = execFileSync(
+      'python3',
+      [
+        '-c',
+        `import json, importlib; m = importlib.import_module(${JSON.stringify(c.loader_config.module)}); print(json.dumps(getattr(m, ${JSON.stringify(c.loader_config.function)})(**{"text": "hello big\\nworld"})))`,
+      ],
+      { cwd: p.dir, encoding: 'utf8' },
+    );
     expect(JSON.parse(out)).toEqual({ words: 3, characters: 15, lines: 2 });
   });
 
@@ -42,7 +59,11 @@ describe('toolbox new', () => {
     await cli(['new', 'count', '--loader', 'node_module'], { cwd: p.dir });
     const c = parse(readFileSync(join(p.dir, 'tool_registry', 'count.yaml'), 'utf8'));
     const mod = await import(pathToFileURL(join(p.dir, c.loader_config.module)).href);
-    expect(await mod[c.loader_config.function]({ text: 'hello big\nworld\n' })).toEqual({ words: 3, characters: 16, lines: 2 });
+    expect(await mod[c.loader_config.function]({ text: 'hello big\nworld\n' })).toEqual({
+      words: 3,
+      characters: 16,
+      lines: 2,
+    });
   });
 
   it('command stub runs its argv with the placeholder filled in', async () => {
@@ -113,7 +134,9 @@ describe('toolbox new', () => {
 
   it('points $schema relatively when the schema is inside the project, absolutely otherwise', () => {
     expect(schemaRef(join(REPO, 'tool_registry', 'x.yaml'), REPO)).toBe('../schemas/contract.schema.json');
-    expect(schemaRef('/tmp/elsewhere/tool_registry/x.yaml', '/tmp/elsewhere')).toBe(join(REPO, 'schemas', 'contract.schema.json'));
+    expect(schemaRef('/tmp/elsewhere/tool_registry/x.yaml', '/tmp/elsewhere')).toBe(
+      join(REPO, 'schemas', 'contract.schema.json'),
+    );
   });
 });
 
@@ -122,11 +145,15 @@ function rmContract(dir: string, id: string) {
 }
 
 describe('schemaRef', () => {
-  it('points at the installed package\'s schema when the project has one, relative to the contract', () => {
+  it("points at the installed package's schema when the project has one, relative to the contract", () => {
     const p = tempProject({ 'node_modules/toolbox/schemas/contract.schema.json': '{}' });
     try {
-      expect(schemaRef(join(p.dir, 'tool_registry', 'a.yaml'), p.dir)).toBe('../node_modules/toolbox/schemas/contract.schema.json');
-      expect(schemaRef(join(p.dir, 'tool_registry', 'sub', 'a.yaml'), p.dir)).toBe('../../node_modules/toolbox/schemas/contract.schema.json');
+      expect(schemaRef(join(p.dir, 'tool_registry', 'a.yaml'), p.dir)).toBe(
+        '../node_modules/toolbox/schemas/contract.schema.json',
+      );
+      expect(schemaRef(join(p.dir, 'tool_registry', 'sub', 'a.yaml'), p.dir)).toBe(
+        '../../node_modules/toolbox/schemas/contract.schema.json',
+      );
     } finally {
       p.cleanup();
     }

@@ -6,7 +6,8 @@ import { pyTool, runProject } from '../fixtures/tools/r_project.js';
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
-const S = 'schema:\n  type: object\n  properties:\n    city: { type: string }\n    unit: { type: string, enum: [c, f] }\n  required: [city]\n';
+const S =
+  'schema:\n  type: object\n  properties:\n    city: { type: string }\n    unit: { type: string, enum: [c, f] }\n  required: [city]\n';
 
 describe('toolbox run (real binary)', () => {
   it('reads JSON arguments from a piped stdin and prints the formatted result', async () => {
@@ -18,7 +19,10 @@ describe('toolbox run (real binary)', () => {
   });
 
   it('exits 2 on bad arguments and 4 on a tool error, with one JSON error document under --json', async () => {
-    const p = runProject({ w: pyTool('w', 'weather_like', S), boom: pyTool('boom', 'boom', 'schema:\n  type: object\n') });
+    const p = runProject({
+      w: pyTool('w', 'weather_like', S),
+      boom: pyTool('boom', 'boom', 'schema:\n  type: object\n'),
+    });
     cleanup = p.cleanup;
     const bad = await spawnCli(['run', 'w', '--unit', 'k', '--json'], { cwd: p.dir });
     expect(bad.code).toBe(2);

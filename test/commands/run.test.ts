@@ -42,7 +42,12 @@ describe('toolbox run: arguments end to end (python_function, types as Python se
     ['--no-flag', ['--name', 'a', '--no-loud'], { loud: false }, { loud: 'bool' }],
     ['enum', ['--name', 'a', '--unit', 'f'], { unit: 'f' }, {}],
     ['repeated array', ['--name', 'a', '--ports', '80', '--ports', '443'], { ports: [80, 443] }, { ports: 'list' }],
-    ['nested object', ['--name', 'a', '--address.city', 'Lyon', '--address.zip', '69001'], { address: { city: 'Lyon', zip: 69001 } }, { address: 'dict' }],
+    [
+      'nested object',
+      ['--name', 'a', '--address.city', 'Lyon', '--address.zip', '69001'],
+      { address: { city: 'Lyon', zip: 69001 } },
+      { address: 'dict' },
+    ],
   ])('%s', async (_n, flags, args, types) => {
     const p = project(tools);
     const r = await cli(['run', 'echo_args', ...flags, '--json'], { cwd: p.dir });
@@ -56,7 +61,9 @@ describe('toolbox run: arguments end to end (python_function, types as Python se
     const a = await cli(['run', 'echo_args', '--json'], { cwd: p.dir, stdin: '{"name": "from-stdin", "count": 3}' });
     expect(a.code, a.stderr).toBe(0);
     expect(a.json.result.args).toEqual({ name: 'from-stdin', count: 3 });
-    const b = await cli(['run', 'echo_args', '--args', '{"name":"x","count":2}', '--count', '5', '--json'], { cwd: p.dir });
+    const b = await cli(['run', 'echo_args', '--args', '{"name":"x","count":2}', '--count', '5', '--json'], {
+      cwd: p.dir,
+    });
     expect(b.json.result.args).toEqual({ name: 'x', count: 5 });
     p.write('args.json', '{"name": "file", "tags": ["t"]}');
     const c = await cli(['run', 'echo_args', '--args-file', 'args.json', '--json'], { cwd: p.dir });
@@ -105,8 +112,18 @@ describe('toolbox run: arguments end to end (python_function, types as Python se
 
 describe('toolbox run: output', () => {
   const tools = {
-    weather: pyTool('weather', 'weather_like', 'schema:\n  type: object\n  properties:\n    city: { type: string }\n    unit: { type: string, enum: [c, f] }\n  required: [city]\n', 'format: "{{city}}: {{temp}}°{{unit}}"\n'),
-    weather_plain: pyTool('weather_plain', 'weather_like', 'schema:\n  type: object\n  properties:\n    city: { type: string }\n', 'output_schema:\n  type: object\n  properties:\n    temp: { type: string }\n'),
+    weather: pyTool(
+      'weather',
+      'weather_like',
+      'schema:\n  type: object\n  properties:\n    city: { type: string }\n    unit: { type: string, enum: [c, f] }\n  required: [city]\n',
+      'format: "{{city}}: {{temp}}°{{unit}}"\n',
+    ),
+    weather_plain: pyTool(
+      'weather_plain',
+      'weather_like',
+      'schema:\n  type: object\n  properties:\n    city: { type: string }\n',
+      'output_schema:\n  type: object\n  properties:\n    temp: { type: string }\n',
+    ),
     boom: pyTool('boom', 'boom', 'schema:\n  type: object\n  properties:\n    message: { type: string }\n'),
   };
 
@@ -121,7 +138,13 @@ describe('toolbox run: output', () => {
     const p = project(tools);
     const r = await cli(['run', 'weather', '--city', 'Paris', '--unit', 'f', '--json'], { cwd: p.dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ tool: 'weather', ok: true, result: { city: 'Paris', temp: 70 }, text: 'Paris: 70°f', cacheHit: false });
+    expect(r.json).toMatchObject({
+      tool: 'weather',
+      ok: true,
+      result: { city: 'Paris', temp: 70 },
+      text: 'Paris: 70°f',
+      cacheHit: false,
+    });
     for (const k of ['durationMs', 'loadMs', 'runMs']) expect(typeof r.json[k]).toBe('number');
     expect(['bwrap', 'unshare', 'none']).toContain(r.json.sandbox);
     expect(Array.isArray(r.json.warnings)).toBe(true);
@@ -193,7 +216,10 @@ describe('toolbox run: permissions are checked before anything loads', () => {
   // The program does not exist: loading the tool fails with exit 6 (command_not_found).
   // Getting exit 7 instead proves the refusal came before the loader was touched.
   const tools = {
-    guarded: contract('guarded', 'loader: command\nloader_config:\n  argv: [rtools/no-such-program]\npermissions: { roles: [admin] }\n'),
+    guarded: contract(
+      'guarded',
+      'loader: command\nloader_config:\n  argv: [rtools/no-such-program]\npermissions: { roles: [admin] }\n',
+    ),
   };
   const config = 'permissions:\n  users:\n    alice: [admin]\n    bob: [viewer]\n';
 
@@ -212,7 +238,14 @@ describe('toolbox run: permissions are checked before anything loads', () => {
 });
 
 describe('toolbox run: circuit breaker across separate invocations', () => {
-  const tools = { flaky: shellTool('flaky', 'r_flaky.sh', ['{{mode}}'], 'schema:\n  type: object\n  properties:\n    mode: { type: string }\n  required: [mode]\n') };
+  const tools = {
+    flaky: shellTool(
+      'flaky',
+      'r_flaky.sh',
+      ['{{mode}}'],
+      'schema:\n  type: object\n  properties:\n    mode: { type: string }\n  required: [mode]\n',
+    ),
+  };
   const config = 'runtime:\n  breaker: { failures: 2, window: 60, cooldown: 2 }\n';
 
   it('opens after N failures, says when it reopens, lets a trial through after the cool-down', async () => {
@@ -226,7 +259,9 @@ describe('toolbox run: circuit breaker across separate invocations', () => {
     expect(open.code).toBe(4);
     expect(open.errorJson.error.code).toBe('circuit_open');
     expect(open.errorJson.error.message).toMatch(/reopens at \d{4}-\d\d-\d\dT[\d:.]+Z \(in \d+ s\)/);
-    expect(JSON.parse(readFileSync(join(p.dir, '.toolbox', 'breaker.json'), 'utf8')).tools.flaky.openUntil).toBeGreaterThan(0);
+    expect(
+      JSON.parse(readFileSync(join(p.dir, '.toolbox', 'breaker.json'), 'utf8')).tools.flaky.openUntil,
+    ).toBeGreaterThan(0);
     const st = await cli(['stats', '--json'], { cwd: p.dir });
     expect(st.json.tools.find((t: { tool: string }) => t.tool === 'flaky').breaker).toBe('open');
 
@@ -245,7 +280,14 @@ describe('toolbox run: circuit breaker across separate invocations', () => {
 });
 
 describe('toolbox run: call log and session', () => {
-  const tools = { echo: shellTool('echo', 'r_echo.sh', ['{{a}}', '{{b}}'], 'schema:\n  type: object\n  properties:\n    a: { type: string }\n    b: { type: string }\n') };
+  const tools = {
+    echo: shellTool(
+      'echo',
+      'r_echo.sh',
+      ['{{a}}', '{{b}}'],
+      'schema:\n  type: object\n  properties:\n    a: { type: string }\n    b: { type: string }\n',
+    ),
+  };
 
   it('logs one line per call without argument values; records the session', async () => {
     const p = project(tools);
@@ -256,9 +298,20 @@ describe('toolbox run: call log and session', () => {
     await cli(['run', 'echo', '--c', secret], { cwd: p.dir });
     const log = readFileSync(join(p.dir, '.toolbox', 'calls.jsonl'), 'utf8');
     expect(log).not.toContain(secret);
-    const lines = log.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = log
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1); // an unknown flag is refused before the pipeline starts
-    expect(lines[0]).toMatchObject({ tool: 'echo', ok: true, outcome: 'ok', exitCode: 0, cacheHit: false, session: 's1', via: 'cli' });
+    expect(lines[0]).toMatchObject({
+      tool: 'echo',
+      ok: true,
+      outcome: 'ok',
+      exitCode: 0,
+      cacheHit: false,
+      session: 's1',
+      via: 'cli',
+    });
     for (const k of ['ts', 'loadMs', 'runMs', 'durationMs', 'sandbox']) expect(lines[0]).toHaveProperty(k);
     const session = JSON.parse(readFileSync(join(p.dir, '.toolbox', 'sessions', 's1.json'), 'utf8'));
     expect(session.events.at(-1)).toMatchObject({ kind: 'run', tools: ['echo'] });

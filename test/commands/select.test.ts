@@ -30,7 +30,14 @@ describe('toolbox select', () => {
     fx = fixtureProject();
     const q = ['select', 'weather in Paris', '-k', '2'];
     const openai = (await cli([...q, '--format', 'openai'], { cwd: fx.dir })).json;
-    expect(openai[0]).toEqual({ type: 'function', function: { name: 'query_weather', description: expect.any(String), parameters: expect.objectContaining({ type: 'object' }) } });
+    expect(openai[0]).toEqual({
+      type: 'function',
+      function: {
+        name: 'query_weather',
+        description: expect.any(String),
+        parameters: expect.objectContaining({ type: 'object' }),
+      },
+    });
     const anthropic = (await cli([...q, '--format', 'anthropic'], { cwd: fx.dir })).json;
     expect(Object.keys(anthropic[0]).sort()).toEqual(['description', 'input_schema', 'name']);
     const mcp = (await cli([...q, '--format', 'mcp'], { cwd: fx.dir })).json;
@@ -64,7 +71,10 @@ describe('toolbox select', () => {
   it('warns once about broken contracts and still selects', async () => {
     fx = fixtureProject();
     fx.write('tool_registry/broken.yaml', 'id: [');
-    fx.write('tool_registry/bad_schema.yaml', fixtureContract('read_file').replace('id: read_file', 'id: bad_schema').replace('type: object', 'type: 5'));
+    fx.write(
+      'tool_registry/bad_schema.yaml',
+      fixtureContract('read_file').replace('id: read_file', 'id: bad_schema').replace('type: object', 'type: 5'),
+    );
     const r = await cli(['select', 'stock price', '--json'], { cwd: fx.dir });
     expect(r.code).toBe(0);
     expect(r.json.results[0].id).toBe('stock_price');

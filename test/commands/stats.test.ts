@@ -9,7 +9,10 @@ describe('toolbox stats', () => {
   const schema = 'schema:\n  type: object\n  properties:\n    mode: { type: string }\n  required: [mode]\n';
 
   it('summarises the calls per tool (--json and a human table)', async () => {
-    const p = runProject({ flaky: shellTool('flaky', 'r_flaky.sh', ['{{mode}}'], schema), echo: shellTool('echo', 'r_echo.sh', ['x']) });
+    const p = runProject({
+      flaky: shellTool('flaky', 'r_flaky.sh', ['{{mode}}'], schema),
+      echo: shellTool('echo', 'r_echo.sh', ['x']),
+    });
     cleanup = p.cleanup;
     const empty = await cli(['stats', '--json'], { cwd: p.dir });
     expect(empty.json).toEqual({ tools: [] });
@@ -20,7 +23,14 @@ describe('toolbox stats', () => {
     const r = await cli(['stats', '--json'], { cwd: p.dir });
     expect(r.code).toBe(0);
     const flaky = r.json.tools.find((t: { tool: string }) => t.tool === 'flaky');
-    expect(flaky).toMatchObject({ calls: 5, ok: 3, successRate: 0.6, cacheHitRate: 0, breaker: 'closed', errors: { tool_failed: 1, invalid_arguments: 1 } });
+    expect(flaky).toMatchObject({
+      calls: 5,
+      ok: 3,
+      successRate: 0.6,
+      cacheHitRate: 0,
+      breaker: 'closed',
+      errors: { tool_failed: 1, invalid_arguments: 1 },
+    });
     expect(flaky.p50Ms).toBeGreaterThan(0);
     expect(flaky.p95Ms).toBeGreaterThanOrEqual(flaky.p50Ms);
     expect(flaky.coldLoadMs).toBeGreaterThan(0);

@@ -4,14 +4,21 @@ import type { AddressInfo } from 'node:net';
 import { cli, tempProject, REFERENCE_CONTRACT } from '../helpers.js';
 
 let cleanups: (() => void)[] = [];
-afterEach(() => { cleanups.forEach((c) => c()); cleanups = []; });
+afterEach(() => {
+  cleanups.forEach((c) => c());
+  cleanups = [];
+});
 const project = (files: Record<string, string | Uint8Array>) => {
   const p = tempProject(files);
   cleanups.push(p.cleanup);
   return p;
 };
 const GOOD = REFERENCE_CONTRACT.replace('预报。', '预报。当用户询问某地天气时使用。');
-const other = (id: string, description: string) => REFERENCE_CONTRACT.replace('id: query_weather', `id: ${id}`).replace(/description: 根据.*\n/, `description: ${description}\n`);
+const other = (id: string, description: string) =>
+  REFERENCE_CONTRACT.replace('id: query_weather', `id: ${id}`).replace(
+    /description: 根据.*\n/,
+    `description: ${description}\n`,
+  );
 
 describe('toolbox validate', () => {
   it('passes the reference contract alone: no error, exit 0', async () => {
@@ -59,7 +66,10 @@ describe('toolbox validate', () => {
     const fj = await cli(['validate', '--format', 'json'], { cwd: empty.dir });
     expect(fj.code).toBe(3);
     expect(fj.errorJson.error.code).toBe('registry_not_found');
-    const bad = project({ 'toolbox.config.yaml': 'lint:\n  rules:\n    no-such-rule: off\n', 'tool_registry/a.yaml': GOOD });
+    const bad = project({
+      'toolbox.config.yaml': 'lint:\n  rules:\n    no-such-rule: off\n',
+      'tool_registry/a.yaml': GOOD,
+    });
     const r2 = await cli(['validate', '--json'], { cwd: bad.dir });
     expect(r2.code).toBe(3);
     expect(r2.errorJson.error.code).toBe('config_invalid');
@@ -77,21 +87,33 @@ describe('toolbox validate', () => {
   });
 
   it('names the pair and how alike when two descriptions are too similar', async () => {
-    const p = project({ 'tool_registry/a.yaml': GOOD, 'tool_registry/b.yaml': GOOD.replace('id: query_weather', 'id: weather_now') });
+    const p = project({
+      'tool_registry/a.yaml': GOOD,
+      'tool_registry/b.yaml': GOOD.replace('id: query_weather', 'id: weather_now'),
+    });
     const r = await cli(['validate', '--json'], { cwd: p.dir });
     const sim = r.json.diagnostics.find((d: { rule: string }) => d.rule === 'description-similar');
-    expect(sim.message).toMatch(/'weather_now' is 100% alike to that of 'query_weather' \(tool_registry\/a\.yaml:3:1\)/);
+    expect(sim.message).toMatch(
+      /'weather_now' is 100% alike to that of 'query_weather' \(tool_registry\/a\.yaml:3:1\)/,
+    );
   });
 });
 
 describe('toolbox validate on hostile input', () => {
-  const bomb = 'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n';
+  const bomb =
+    'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n';
   const cases: [string, string | Uint8Array, string, number?][] = [
     ['unparsable.yaml', 'id: a\nname: [unclosed\ndescription: x\n', 'yaml-syntax', 3],
     ['binary.yaml', new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01, 0x02]), 'binary-file', 1],
     ['empty.yaml', '', 'empty-file', 1],
     ['bomb.yaml', bomb, 'yaml-syntax', 1],
-    ['proto.yaml', REFERENCE_CONTRACT.replace('id: query_weather', 'id: proto') + 'loader_config2:\n  __proto__:\n    polluted: true\n', 'unsafe-key', 17],
+    [
+      'proto.yaml',
+      REFERENCE_CONTRACT.replace('id: query_weather', 'id: proto') +
+        'loader_config2:\n  __proto__:\n    polluted: true\n',
+      'unsafe-key',
+      17,
+    ],
     ['latin1.yaml', new Uint8Array([...new TextEncoder().encode('id: x\nname: caf'), 0xe9, 0x0a]), 'encoding', 2],
   ];
 
@@ -106,7 +128,10 @@ describe('toolbox validate on hostile input', () => {
     const byFile = (f: string) => r.json.diagnostics.filter((d: { file: string }) => d.file.endsWith(`/${f}`));
     for (const [name, , rule, line] of cases) {
       const ds = byFile(name);
-      expect(ds.map((d: { rule: string }) => d.rule), name).toContain(rule);
+      expect(
+        ds.map((d: { rule: string }) => d.rule),
+        name,
+      ).toContain(rule);
       const d = ds.find((x: { rule: string }) => x.rule === rule);
       expect(d.line, name).toBe(line);
       expect(d.column, name).toBeGreaterThan(0);
@@ -120,7 +145,10 @@ describe('toolbox validate on hostile input', () => {
 
   it('never fetches a remote $ref', async () => {
     let requests = 0;
-    const server: Server = createServer((_req, res) => { requests++; res.end('{"type":"string"}'); });
+    const server: Server = createServer((_req, res) => {
+      requests++;
+      res.end('{"type":"string"}');
+    });
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
     cleanups.push(() => server.close());
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/city.json`;

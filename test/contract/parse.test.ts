@@ -3,7 +3,8 @@ import { parseContract } from '../../src/contract/parse.js';
 import { REFERENCE_CONTRACT } from '../helpers.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
-const rules = (s: string | Uint8Array) => parseContract('/r/t.yaml', typeof s === 'string' ? enc(s) : s).diagnostics.map((d) => d.rule);
+const rules = (s: string | Uint8Array) =>
+  parseContract('/r/t.yaml', typeof s === 'string' ? enc(s) : s).diagnostics.map((d) => d.rule);
 
 describe('parseContract', () => {
   it('accepts the reference contract unchanged', () => {
@@ -23,7 +24,8 @@ describe('parseContract', () => {
     expect(rules(new Uint8Array([0x69, 0x64, 0x00, 0x01]))).toEqual(['binary-file']);
     expect(rules(new Uint8Array([0x69, 0x64, 0x3a, 0x20, 0xff, 0xfe, 0x0a]))).toEqual(['encoding']);
     expect(rules('x'.repeat(2 * 1024 * 1024))).toEqual(['file-too-large']);
-    const bomb = 'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+    const bomb =
+      'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
     expect(rules(bomb)).toContain('yaml-syntax');
     expect(rules(REFERENCE_CONTRACT + '__proto__: {polluted: true}\n')).toEqual(['unsafe-key']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -52,7 +54,10 @@ describe('parseContract', () => {
   });
 
   it('accepts draft 2020-12 schemas', () => {
-    const t = REFERENCE_CONTRACT.replace('  type: object\n', '  $schema: https://json-schema.org/draft/2020-12/schema\n  type: object\n  $defs: {c: {type: string}}\n');
+    const t = REFERENCE_CONTRACT.replace(
+      '  type: object\n',
+      '  $schema: https://json-schema.org/draft/2020-12/schema\n  type: object\n  $defs: {c: {type: string}}\n',
+    );
     expect(rules(t)).toEqual([]);
   });
 });

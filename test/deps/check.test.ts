@@ -27,7 +27,12 @@ afterEach(() => p.cleanup());
 
 describe('python requirements (real interpreter, packaging inside it)', () => {
   it('reports missing, too old, satisfied and marker-excluded requirements', async () => {
-    p.write('tool_registry/a.yaml', contract('a', PY_LOADER, `requires:
+    p.write(
+      'tool_registry/a.yaml',
+      contract(
+        'a',
+        PY_LOADER,
+        `requires:
   python:
     - no_such_package_for_toolbox_tests
     - pip>=999
@@ -37,12 +42,16 @@ describe('python requirements (real interpreter, packaging inside it)', () => {
     - fakepkg==1.*
     - fakepkg!=1.5
     - fakepkg>=1,<2; sys_platform == "${process.platform}"
-`));
+`,
+      ),
+    );
     const { project, entries } = projectAt(p.dir);
     const [t] = await checkDeps(project, entries, { env, cache: false });
     expect(t!.ok).toBe(false);
     expect(row(t!, 'no_such_package_for_toolbox_tests')).toMatchObject({ status: 'missing', found: null });
-    expect(row(t!, 'no_such_package_for_toolbox_tests').fix).toMatch(/-m pip install no_such_package_for_toolbox_tests$/);
+    expect(row(t!, 'no_such_package_for_toolbox_tests').fix).toMatch(
+      /-m pip install no_such_package_for_toolbox_tests$/,
+    );
     const tooOld = row(t!, 'pip', 'pip>=999');
     expect(tooOld.status).toBe('wrong_version');
     expect(tooOld.found).toMatch(/^\d+\./);
@@ -66,7 +75,10 @@ describe('python requirements (real interpreter, packaging inside it)', () => {
   });
 
   it('reads a requirements.txt relative to the contract (comments, -r includes, options)', async () => {
-    p.write('tool_registry/t/requirements.txt', '# deps\n--index-url https://example.invalid/simple\nfakepkg>=1.0  # ok\n-r more.txt\n');
+    p.write(
+      'tool_registry/t/requirements.txt',
+      '# deps\n--index-url https://example.invalid/simple\nfakepkg>=1.0  # ok\n-r more.txt\n',
+    );
     p.write('tool_registry/t/more.txt', 'no_such_package_for_toolbox_tests==1.0\n');
     p.write('tool_registry/t/a.yaml', contract('a', PY_LOADER, 'requires: { python: requirements.txt }'));
     const { project, entries } = projectAt(p.dir);
@@ -80,8 +92,15 @@ describe('python requirements (real interpreter, packaging inside it)', () => {
   it('uses loader_config.python (a venv folder relative to the project root); packaging-less fallback', async () => {
     // A venv without pip has neither packaging nor pip._vendor: versions are compared by pep440 in Node.
     execFileSync('python3', ['-m', 'venv', '--without-pip', join(p.dir, 'venv')]);
-    p.write('tool_registry/a.yaml', contract('a', 'loader: python_function\nloader_config: { module: m, function: f, python: venv }', `requires:
-  python: ["pip>=1", "fakepkg~=1.4", "fakepkg>=2", "fakepkg==1.*", "fakepkg; python_version < '3.0'", "fakepkg; python_version >= '3.0' and os_name == 'posix'"]`));
+    p.write(
+      'tool_registry/a.yaml',
+      contract(
+        'a',
+        'loader: python_function\nloader_config: { module: m, function: f, python: venv }',
+        `requires:
+  python: ["pip>=1", "fakepkg~=1.4", "fakepkg>=2", "fakepkg==1.*", "fakepkg; python_version < '3.0'", "fakepkg; python_version >= '3.0' and os_name == 'posix'"]`,
+      ),
+    );
     const { project, entries } = projectAt(p.dir);
     const [t] = await checkDeps(project, entries, { env, cache: false });
     expect(t!.interpreter).toBe(join(p.dir, 'venv', 'bin', 'python3'));
@@ -95,7 +114,14 @@ describe('python requirements (real interpreter, packaging inside it)', () => {
   });
 
   it('reports an interpreter that does not exist', async () => {
-    p.write('tool_registry/a.yaml', contract('a', 'loader: python_function\nloader_config: { module: m, function: f, python: .venv-missing }', 'requires: { python: ["pip"] }'));
+    p.write(
+      'tool_registry/a.yaml',
+      contract(
+        'a',
+        'loader: python_function\nloader_config: { module: m, function: f, python: .venv-missing }',
+        'requires: { python: ["pip"] }',
+      ),
+    );
     const { project, entries } = projectAt(p.dir);
     const [t] = await checkDeps(project, entries, { env, cache: false });
     expect(row(t!, 'python')).toMatchObject({ status: 'missing', fix: 'python3 -m venv .venv-missing' });
@@ -107,33 +133,78 @@ describe('node, bins, env', () => {
     fakeNodePackage(p.dir, 'left-pad', '1.3.0');
     fakeNodePackage(join(p.dir, 'tool_registry', 'js'), 'left-pad', '2.0.0-beta.1');
     p.write('tool_registry/js/mod.mjs', 'export default () => 1;\n');
-    p.write('tool_registry/a.yaml', contract('a', 'loader: node_module\nloader_config: { module: tool_registry/js/mod.mjs }', 'requires: { node: { left-pad: ">=2.0.0-0", fs: "*" } }'));
-    p.write('tool_registry/b.yaml', contract('b', 'loader: node_module\nloader_config: { module: mod.mjs }', 'requires: { node: ["left-pad@^1.2", "left-pad@^2", "@scope/absent@1"] }'));
+    p.write(
+      'tool_registry/a.yaml',
+      contract(
+        'a',
+        'loader: node_module\nloader_config: { module: tool_registry/js/mod.mjs }',
+        'requires: { node: { left-pad: ">=2.0.0-0", fs: "*" } }',
+      ),
+    );
+    p.write(
+      'tool_registry/b.yaml',
+      contract(
+        'b',
+        'loader: node_module\nloader_config: { module: mod.mjs }',
+        'requires: { node: ["left-pad@^1.2", "left-pad@^2", "@scope/absent@1"] }',
+      ),
+    );
     const { project, entries } = projectAt(p.dir);
     const [a, b] = await checkDeps(project, entries, { env, cache: false });
     expect(row(a!, 'left-pad')).toMatchObject({ status: 'ok', found: '2.0.0-beta.1' });
     expect(row(a!, 'fs')).toMatchObject({ status: 'ok', found: 'builtin' });
     expect(row(b!, 'left-pad', '^1.2')).toMatchObject({ status: 'ok', found: '1.3.0' });
-    expect(row(b!, 'left-pad', '^2')).toMatchObject({ status: 'wrong_version', found: '1.3.0', fix: "npm install 'left-pad@^2'" });
+    expect(row(b!, 'left-pad', '^2')).toMatchObject({
+      status: 'wrong_version',
+      found: '1.3.0',
+      fix: "npm install 'left-pad@^2'",
+    });
     expect(row(b!, '@scope/absent')).toMatchObject({ status: 'missing', wanted: '1' });
   });
 
   it('finds executables on PATH and compares their --version with semver', async () => {
-    p.write('tool_registry/a.yaml', contract('a', 'loader: command\nloader_config: { argv: [no_such_program_for_toolbox] }', `requires:
-  bins: [git, { name: node, version: ">=18" }, { name: node, version: ">=999" }]`));
+    p.write(
+      'tool_registry/a.yaml',
+      contract(
+        'a',
+        'loader: command\nloader_config: { argv: [no_such_program_for_toolbox] }',
+        `requires:
+  bins: [git, { name: node, version: ">=18" }, { name: node, version: ">=999" }]`,
+      ),
+    );
     const { project, entries } = projectAt(p.dir);
     const [t] = await checkDeps(project, entries, { env, cache: false });
-    expect(row(t!, 'no_such_program_for_toolbox')).toMatchObject({ kind: 'bin', status: 'missing', fix: expect.stringContaining('no_such_program_for_toolbox') });
+    expect(row(t!, 'no_such_program_for_toolbox')).toMatchObject({
+      kind: 'bin',
+      status: 'missing',
+      fix: expect.stringContaining('no_such_program_for_toolbox'),
+    });
     expect(row(t!, 'git').status).toBe('ok');
     expect(row(t!, 'node', '>=18')).toMatchObject({ status: 'ok', found: process.versions.node });
     expect(row(t!, 'node', '>=999').status).toBe('wrong_version');
   });
 
   it('reports env vars by presence only, and the ${VARS} http and mcp configs use', async () => {
-    p.write('tool_registry/a.yaml', contract('a', 'loader: http\nloader_config: { url: "https://api.example.com/${API_BASE_PATH}/x", headers: { Authorization: "Bearer ${API_TOKEN_T}" } }', 'requires: { env: [PRESENT_VAR] }'));
-    p.write('tool_registry/b.yaml', contract('b', 'loader: mcp\nloader_config: { command: no_such_mcp_server_cmd, tool: t, env: { KEY: "${MCP_KEY_T}" } }'));
+    p.write(
+      'tool_registry/a.yaml',
+      contract(
+        'a',
+        'loader: http\nloader_config: { url: "https://api.example.com/${API_BASE_PATH}/x", headers: { Authorization: "Bearer ${API_TOKEN_T}" } }',
+        'requires: { env: [PRESENT_VAR] }',
+      ),
+    );
+    p.write(
+      'tool_registry/b.yaml',
+      contract(
+        'b',
+        'loader: mcp\nloader_config: { command: no_such_mcp_server_cmd, tool: t, env: { KEY: "${MCP_KEY_T}" } }',
+      ),
+    );
     const { project, entries } = projectAt(p.dir);
-    const [a, b] = await checkDeps(project, entries, { env: { ...env, PRESENT_VAR: 'the-secret-value-1', API_TOKEN_T: '' }, cache: false });
+    const [a, b] = await checkDeps(project, entries, {
+      env: { ...env, PRESENT_VAR: 'the-secret-value-1', API_TOKEN_T: '' },
+      cache: false,
+    });
     expect(row(a!, 'PRESENT_VAR')).toMatchObject({ kind: 'env', status: 'ok', found: 'set' });
     expect(row(a!, 'API_BASE_PATH')).toMatchObject({ status: 'missing', fix: 'export API_BASE_PATH=…' });
     expect(row(a!, 'API_TOKEN_T').status).toBe('missing');
@@ -145,7 +216,10 @@ describe('node, bins, env', () => {
 
 describe('cache', () => {
   it('reuses results until the contract, an env var or an installed package changes; never stores values', async () => {
-    const file = p.write('tool_registry/a.yaml', contract('a', PY_LOADER, 'requires: { python: ["fakepkg>=2"], env: [TOKEN_X] }'));
+    const file = p.write(
+      'tool_registry/a.yaml',
+      contract('a', PY_LOADER, 'requires: { python: ["fakepkg>=2"], env: [TOKEN_X] }'),
+    );
     const { project, entries } = projectAt(p.dir);
     const first = (await checkDeps(project, entries, { env }))[0]!;
     expect(first.cached).toBeUndefined();

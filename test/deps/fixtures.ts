@@ -67,4 +67,8 @@ export function projectAt(dir: string): { project: Project; entry(id: string): T
 }
 
 /** The environment tests run checks with: PATH and HOME only, plus `extra`. */
-export const baseEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, ...extra });
+export const baseEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  ...extra,
+});

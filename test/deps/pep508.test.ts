@@ -3,15 +3,29 @@ import { evaluateMarker, parsePep508, specifierContains } from '../../src/deps/p
 import { nameOfLocal, parsePythonRequires } from '../../src/deps/requirements-txt.js';
 import { tempProject } from '../helpers.js';
 
-const ENV = { python_version: '3.11', python_full_version: '3.11.7', sys_platform: 'linux', os_name: 'posix', platform_system: 'Linux', implementation_name: 'cpython', platform_machine: 'x86_64' };
+const ENV = {
+  python_version: '3.11',
+  python_full_version: '3.11.7',
+  sys_platform: 'linux',
+  os_name: 'posix',
+  platform_system: 'Linux',
+  implementation_name: 'cpython',
+  platform_machine: 'x86_64',
+};
 
 describe('parsePep508', () => {
   it.each([
     ['requests', { name: 'requests', specifier: '', extras: [] }],
-    ['requests[socks,security] >= 2.8.1, == 2.8.*', { name: 'requests', extras: ['socks', 'security'], specifier: '>=2.8.1,==2.8.*' }],
+    [
+      'requests[socks,security] >= 2.8.1, == 2.8.*',
+      { name: 'requests', extras: ['socks', 'security'], specifier: '>=2.8.1,==2.8.*' },
+    ],
     ['name (>=1.0)', { name: 'name', specifier: '>=1.0' }],
     ['pip; python_version < "3.0"', { name: 'pip', specifier: '', marker: 'python_version < "3.0"' }],
-    ['pkg @ file:///tmp/pkg-1.0-py3-none-any.whl ; os_name == "posix"', { name: 'pkg', url: 'file:///tmp/pkg-1.0-py3-none-any.whl', marker: 'os_name == "posix"' }],
+    [
+      'pkg @ file:///tmp/pkg-1.0-py3-none-any.whl ; os_name == "posix"',
+      { name: 'pkg', url: 'file:///tmp/pkg-1.0-py3-none-any.whl', marker: 'os_name == "posix"' },
+    ],
     ['zope.interface~=5.0', { name: 'zope.interface', specifier: '~=5.0' }],
   ])('%s', (line, want) => {
     expect(parsePep508(line)).toMatchObject(want);
@@ -46,8 +60,15 @@ describe('evaluateMarker (fallback when the interpreter has no packaging)', () =
 
 describe('specifierContains (PEP 440 through @renovatebot/pep440)', () => {
   it.each([
-    ['1.5', '~=1.4', true], ['2.0', '~=1.4', false], ['1.4.2', '~=1.4.0', true], ['1.5', '~=1.4.0', false],
-    ['1.9', '==1.*', true], ['2.0', '==1.*', false], ['1.5', '!=1.5', false], ['1.0rc1', '>=0.9', true], ['1.0', '', true],
+    ['1.5', '~=1.4', true],
+    ['2.0', '~=1.4', false],
+    ['1.4.2', '~=1.4.0', true],
+    ['1.5', '~=1.4.0', false],
+    ['1.9', '==1.*', true],
+    ['2.0', '==1.*', false],
+    ['1.5', '!=1.5', false],
+    ['1.0rc1', '>=0.9', true],
+    ['1.0', '', true],
   ])('%s %s -> %s', (v, spec, want) => {
     expect(specifierContains(v, spec)).toBe(want);
   });
@@ -55,13 +76,18 @@ describe('specifierContains (PEP 440 through @renovatebot/pep440)', () => {
 
 describe('requires.python parsing', () => {
   it('infers the package name of local wheels, sdists and project folders', () => {
-    const p = tempProject({ 'proj/pyproject.toml': '[build-system]\nrequires = []\n\n[project]\nname = "my-proj"\nversion = "0.1"\n' });
+    const p = tempProject({
+      'proj/pyproject.toml': '[build-system]\nrequires = []\n\n[project]\nname = "my-proj"\nversion = "0.1"\n',
+    });
     try {
       expect(nameOfLocal('/x/my_pkg-1.0.2-py3-none-any.whl')).toBe('my_pkg');
       expect(nameOfLocal('/x/my-pkg-1.0.tar.gz')).toBe('my-pkg');
       expect(nameOfLocal(`${p.dir}/proj`)).toBe('my-proj');
       const d = parsePythonRequires(['./proj', 'a>=1 --hash=sha256:abc', 'not a requirement!'], p.dir);
-      expect(d.lines.map((l) => [l.name, l.line])).toEqual([['my-proj', 'my-proj'], ['a', 'a>=1']]);
+      expect(d.lines.map((l) => [l.name, l.line])).toEqual([
+        ['my-proj', 'my-proj'],
+        ['a', 'a>=1'],
+      ]);
       expect(d.lines[0]!.localPath).toBe(`${p.dir}/proj`);
       expect(d.problems).toHaveLength(1);
     } finally {

@@ -6,12 +6,26 @@ describe('scaffolded tools run as generated', () => {
   const p = tempProject();
   beforeAll(async () => {
     expect((await spawnCli(['init', '--yes'], { cwd: p.dir })).code).toBe(0);
-    expect((await spawnCli(['new', 'count_js', '--loader', 'node_module', '--description', '统计一段文字的字数、字符数和行数。当用户想知道一段中文有多长时使用。'], { cwd: p.dir })).code).toBe(0);
+    expect(
+      (
+        await spawnCli(
+          [
+            'new',
+            'count_js',
+            '--loader',
+            'node_module',
+            '--description',
+            '统计一段文字的字数、字符数和行数。当用户想知道一段中文有多长时使用。',
+          ],
+          { cwd: p.dir },
+        )
+      ).code,
+    ).toBe(0);
     expect((await spawnCli(['new', 'to_utc', '--loader', 'command'], { cwd: p.dir })).code).toBe(0);
   });
   afterAll(() => p.cleanup());
 
-  it('python_function (init\'s example)', async () => {
+  it("python_function (init's example)", async () => {
     const r = await spawnCli(['run', 'word_count', '--text', 'hello big world', '--json'], { cwd: p.dir });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(r.stdout))).toContain('"words":3');

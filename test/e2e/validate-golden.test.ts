@@ -3,7 +3,17 @@
 // The real binary runs on a temp copy; exit status, stdout and stderr (normalized) must equal
 // __golden__/<name>.txt. Refresh goldens with UPDATE_GOLDENS=1 npx vitest run test/e2e.
 import { describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync, realpathSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+  existsSync,
+  realpathSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, spawnCli } from '../helpers.js';
@@ -19,8 +29,10 @@ const GENERATED: Record<string, Record<string, () => string>> = {
 
 function normalize(s: string, dir: string): string {
   return s
-    .split(dir).join('<dir>')
-    .split(`file://${dir}`).join('file://<dir>')
+    .split(dir)
+    .join('<dir>')
+    .split(`file://${dir}`)
+    .join('file://<dir>')
     .replace(new RegExp(`"version": "${version.replace(/\./g, '\\.')}"`, 'g'), '"version": "<version>"')
     .replace(/\r\n/g, '\n');
 }

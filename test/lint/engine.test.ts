@@ -6,7 +6,11 @@ import type { LintRule } from '../../src/lint/types.js';
 import { ToolboxError } from '../../src/errors.js';
 
 const thrown = (fn: () => unknown): ToolboxError => {
-  try { fn(); } catch (e) { return e as ToolboxError; }
+  try {
+    fn();
+  } catch (e) {
+    return e as ToolboxError;
+  }
   throw new Error('did not throw');
 };
 
@@ -19,7 +23,12 @@ describe('lint engine', () => {
 
   it('applies severity overrides, off and options from the config', async () => {
     const rules = await loadRules();
-    const s = lintSettings(rules, { lint: { rules: { 'description-vague': 'warning', 'description-when-to-use': 'off' }, options: { 'description-too-short': { min: 10 } } } });
+    const s = lintSettings(rules, {
+      lint: {
+        rules: { 'description-vague': 'warning', 'description-when-to-use': 'off' },
+        options: { 'description-too-short': { min: 10 } },
+      },
+    });
     expect(s.severity['description-vague']).toBe('warning');
     expect(s.severity['description-when-to-use']).toBe('off');
     expect(s.options['description-too-short']).toEqual({ min: 10 });
@@ -32,7 +41,9 @@ describe('lint engine', () => {
 
   it('rejects unknown rules, severities and options as config errors (exit 3) with suggestions', async () => {
     const rules = await loadRules();
-    const e1 = thrown(() => lintSettings(rules, { lint: { rules: { 'descripton-vague': 'off' } } }, '/p/toolbox.config.yaml'));
+    const e1 = thrown(() =>
+      lintSettings(rules, { lint: { rules: { 'descripton-vague': 'off' } } }, '/p/toolbox.config.yaml'),
+    );
     expect(e1.code).toBe('config_invalid');
     expect(e1.exitCode).toBe(3);
     expect(e1.message).toContain("Did you mean 'description-vague'");
@@ -45,7 +56,12 @@ describe('lint engine', () => {
   });
 
   it('turns a crashing rule into a diagnostic and keeps going', async () => {
-    const boom: LintRule = { meta: { id: 'boom', description: 'always throws', severity: 'warning', docs: 'test' }, check() { throw new Error('kaput'); } };
+    const boom: LintRule = {
+      meta: { id: 'boom', description: 'always throws', severity: 'warning', docs: 'test' },
+      check() {
+        throw new Error('kaput');
+      },
+    };
     const vague = await ruleMap['description-vague']();
     const file = { file: '/r/a.yaml', data: { description: 'handles files' }, locate: () => ({ line: 1, column: 1 }) };
     const ds = runLint([boom, vague], [file], lintSettings([boom, vague], {}), (f) => f);

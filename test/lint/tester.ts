@@ -9,16 +9,26 @@ import type { LintFile } from '../../src/lint/types.js';
 
 /** A contract: YAML text, or fields merged over a good base contract. */
 export type ContractInput = string | Record<string, unknown>;
-export interface ExpectedError { path?: string; line?: number; column?: number; message?: RegExp }
+export interface ExpectedError {
+  path?: string;
+  line?: number;
+  column?: number;
+  message?: RegExp;
+}
 export interface RuleCases {
   valid: (ContractInput | ContractInput[])[];
-  invalid: { contract: ContractInput | ContractInput[]; errors: ExpectedError[]; options?: Record<string, number | string | boolean> }[];
+  invalid: {
+    contract: ContractInput | ContractInput[];
+    errors: ExpectedError[];
+    options?: Record<string, number | string | boolean>;
+  }[];
 }
 
 export const BASE = {
   id: 'convert_currency',
   name: 'Convert currency',
-  description: 'Convert an amount of money from one currency to another at the latest exchange rate. Use when the user asks how much a sum is worth in another currency.',
+  description:
+    'Convert an amount of money from one currency to another at the latest exchange rate. Use when the user asks how much a sum is worth in another currency.',
   schema: {
     type: 'object',
     properties: {
@@ -38,12 +48,17 @@ export function toYaml(c: ContractInput, i = 0): string {
 }
 
 /** Run one rule (with defaults, or `options` merged) over contracts; returns its diagnostics. */
-export async function lintWith(id: RuleId, contracts: ContractInput[], options?: Record<string, number | string | boolean>) {
+export async function lintWith(
+  id: RuleId,
+  contracts: ContractInput[],
+  options?: Record<string, number | string | boolean>,
+) {
   const rule = await ruleMap[id]();
   const files: LintFile[] = contracts.map((c, i) => {
     const file = `/reg/t${i}.yaml`;
     const p = parseContract(file, new TextEncoder().encode(toYaml(c, i)));
-    if (!p.data || typeof p.data !== 'object') throw new Error(`fixture ${i} did not parse: ${JSON.stringify(p.diagnostics)}`);
+    if (!p.data || typeof p.data !== 'object')
+      throw new Error(`fixture ${i} did not parse: ${JSON.stringify(p.diagnostics)}`);
     return { file, data: p.data as Record<string, unknown>, locate: p.locate };
   });
   const settings = lintSettings([rule], options ? { lint: { options: { [id]: options } } } : {});

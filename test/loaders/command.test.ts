@@ -9,10 +9,44 @@ const lines = (s: unknown) => String(s).split('\n');
 
 describe('command loader', () => {
   it('substitutes {{param}} per argv element: every type, quotes and unicode stay one element each', async () => {
-    const tool = await cmd(['./l_argv.sh', '{{s}}', '{{zh}}', '{{i}}', '{{f}}', '{{t}}', '{{no}}', '{{arr}}', '{{obj}}', '--opt={{missing}}', '{{missing}}', '{{nil}}']);
-    const args = { s: `a "b" 'c' \\ $HOME`, zh: '北京 天气', i: 42, f: -1.5, t: true, no: false, arr: [1, 'x'], obj: { k: { n: null } }, nil: null };
+    const tool = await cmd([
+      './l_argv.sh',
+      '{{s}}',
+      '{{zh}}',
+      '{{i}}',
+      '{{f}}',
+      '{{t}}',
+      '{{no}}',
+      '{{arr}}',
+      '{{obj}}',
+      '--opt={{missing}}',
+      '{{missing}}',
+      '{{nil}}',
+    ]);
+    const args = {
+      s: `a "b" 'c' \\ $HOME`,
+      zh: '北京 天气',
+      i: 42,
+      f: -1.5,
+      t: true,
+      no: false,
+      arr: [1, 'x'],
+      obj: { k: { n: null } },
+      nil: null,
+    };
     const out = await tool.call(args, callCtx());
-    expect(lines(out.result)).toEqual(['9', `[a "b" 'c' \\ $HOME]`, '[北京 天气]', '[42]', '[-1.5]', '[true]', '[false]', '[[1,"x"]]', '[{"k":{"n":null}}]', '[--opt=]']);
+    expect(lines(out.result)).toEqual([
+      '9',
+      `[a "b" 'c' \\ $HOME]`,
+      '[北京 天气]',
+      '[42]',
+      '[-1.5]',
+      '[true]',
+      '[false]',
+      '[[1,"x"]]',
+      '[{"k":{"n":null}}]',
+      '[--opt=]',
+    ]);
   });
 
   it('an argument like "; rm -rf DIR" is one argv element, never run by a shell: nothing is deleted', async () => {
@@ -24,12 +58,19 @@ describe('command loader', () => {
       const out = await tool.call({ a: evil[0], b: evil[1], c: evil[2], d: evil[3], e: evil[4] }, callCtx());
       expect(lines(out.result)).toEqual(['5', ...evil.map((e) => `[${e}]`)]);
       expect(existsSync(join(dir, 'keep'))).toBe(true);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stdout that is JSON is parsed (auto); parse: text keeps it as text; parse: json insists', async () => {
-    expect((await (await cmd(['./l_json.sh', '{{v}}'])).call({ v: 'hi' }, callCtx())).result).toEqual({ got: 'hi', n: 3 });
-    expect((await (await cmd(['./l_json.sh', '{{v}}'], { parse: 'text' })).call({ v: 'hi' }, callCtx())).result).toBe('{"got": "hi", "n": 3}');
+    expect((await (await cmd(['./l_json.sh', '{{v}}'])).call({ v: 'hi' }, callCtx())).result).toEqual({
+      got: 'hi',
+      n: 3,
+    });
+    expect((await (await cmd(['./l_json.sh', '{{v}}'], { parse: 'text' })).call({ v: 'hi' }, callCtx())).result).toBe(
+      '{"got": "hi", "n": 3}',
+    );
     expect((await (await cmd(['echo', '  plain words  '])).call({}, callCtx())).result).toBe('plain words');
     const err = await rejection((await cmd(['echo', 'not json'], { parse: 'json' })).call({}, callCtx()));
     expect(err).toMatchObject({ name: 'ToolRunError', kind: 'failed' });

@@ -25,11 +25,18 @@ export async function loadTool(
     sandbox: opts.sandbox,
   };
   const project = { root, registryDir: join(root, 'tool_registry'), stateDir: join(root, '.toolbox'), config: {} };
-  return (await getLoader(loader)).load({ project, entry: { contract, file: join(root, 'tool_registry', 'l_test_tool.yaml'), line: 1 }, longRunning: opts.longRunning ?? false, verbose: false });
+  return (await getLoader(loader)).load({
+    project,
+    entry: { contract, file: join(root, 'tool_registry', 'l_test_tool.yaml'), line: 1 },
+    longRunning: opts.longRunning ?? false,
+    verbose: false,
+  });
 }
 
 /** A CallContext with the default limits (optionally changed), as the runtime builds it. */
-export function callCtx(opts: { timeout?: number | string; sandbox?: SandboxPolicy; env?: Record<string, string>; signal?: AbortSignal } = {}): CallContext {
+export function callCtx(
+  opts: { timeout?: number | string; sandbox?: SandboxPolicy; env?: Record<string, string>; signal?: AbortSignal } = {},
+): CallContext {
   return {
     signal: opts.signal ?? new AbortController().signal,
     limits: resolveLimits(opts.sandbox, opts.timeout),
@@ -74,7 +81,9 @@ export function pidsWithEnv(name: string, value: string): number[] {
     if (!/^\d+$/.test(d)) continue;
     try {
       if (readFileSync(`/proc/${d}/environ`, 'latin1').split('\0').includes(needle)) out.push(Number(d));
-    } catch { /* gone or not readable */ }
+    } catch {
+      /* gone or not readable */
+    }
   }
   return out;
 }

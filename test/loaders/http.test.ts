@@ -14,24 +14,39 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   req.on('end', () => {
     const url = new URL(req.url!, 'http://x');
     const body = Buffer.concat(chunks).toString('utf8');
-    const send = (status: number, type: string, text: string) => { res.writeHead(status, { 'content-type': type }); res.end(text); };
+    const send = (status: number, type: string, text: string) => {
+      res.writeHead(status, { 'content-type': type });
+      res.end(text);
+    };
     if (url.pathname.startsWith('/echo')) {
-      send(200, 'application/json; charset=utf-8', JSON.stringify({
-        method: req.method, path: decodeURIComponent(url.pathname), rawPath: url.pathname,
-        query: Object.fromEntries(url.searchParams), headers: req.headers, body,
-      }));
+      send(
+        200,
+        'application/json; charset=utf-8',
+        JSON.stringify({
+          method: req.method,
+          path: decodeURIComponent(url.pathname),
+          rawPath: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          headers: req.headers,
+          body,
+        }),
+      );
     } else if (url.pathname === '/fail') send(500, 'text/plain', 'internal kaboom\nwith details');
     else if (url.pathname === '/deny') send(401, 'text/plain', `token ${req.headers.authorization} rejected`);
     else if (url.pathname === '/text') send(200, 'text/plain; charset=utf-8', '纯文本 plain text');
     else if (url.pathname === '/big') send(200, 'text/plain', 'x'.repeat(64 * 1024));
-    else if (url.pathname === '/slow') { /* never answers: the loader's timeout must end the call */ }
-    else send(404, 'text/plain', 'no such route');
+    else if (url.pathname === '/slow') {
+      /* never answers: the loader's timeout must end the call */
+    } else send(404, 'text/plain', 'no such route');
   });
 }
 
 beforeAll(async () => {
   server = createServer(handle);
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
@@ -44,7 +59,11 @@ const net = { network: true };
 
 describe('http loader', () => {
   it('GET: {{params}} are URL-encoded in the path, query values encoded, a missing optional query param left out, no body', async () => {
-    const tool = await loadTool('http', { url: `${base}/echo/{{city}}`, query: { q: '{{q}}', lang: 'zh', opt: '{{missing}}' } }, { sandbox: net });
+    const tool = await loadTool(
+      'http',
+      { url: `${base}/echo/{{city}}`, query: { q: '{{q}}', lang: 'zh', opt: '{{missing}}' } },
+      { sandbox: net },
+    );
     const out = await tool.call({ city: '北京 市/../admin?x=1', q: 'a&b=c "引号"' }, callCtx({ sandbox: net }));
     const got = out.result as Record<string, any>;
     expect(got.method).toBe('GET');
@@ -56,17 +75,43 @@ describe('http loader', () => {
   });
 
   it('POST: an object body keeps argument types where a string is exactly {{param}}', async () => {
-    const cfg = { method: 'POST', url: `${base}/echo`, body: { city: '{{city}}', days: '{{days}}', flags: '{{flags}}', nested: { label: 'city: {{city}}' }, opt: '{{missing}}' } };
+    const cfg = {
+      method: 'POST',
+      url: `${base}/echo`,
+      body: {
+        city: '{{city}}',
+        days: '{{days}}',
+        flags: '{{flags}}',
+        nested: { label: 'city: {{city}}' },
+        opt: '{{missing}}',
+      },
+    };
     const tool = await loadTool('http', cfg, { sandbox: net });
-    const out = await tool.call({ city: '上海 "quoted"', days: 3, flags: [true, null, { a: 1.5 }] }, callCtx({ sandbox: net }));
+    const out = await tool.call(
+      { city: '上海 "quoted"', days: 3, flags: [true, null, { a: 1.5 }] },
+      callCtx({ sandbox: net }),
+    );
     const got = out.result as Record<string, any>;
     expect(got.method).toBe('POST');
     expect(got.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(got.body)).toEqual({ city: '上海 "quoted"', days: 3, flags: [true, null, { a: 1.5 }], nested: { label: 'city: 上海 "quoted"' } });
+    expect(JSON.parse(got.body)).toEqual({
+      city: '上海 "quoted"',
+      days: 3,
+      flags: [true, null, { a: 1.5 }],
+      nested: { label: 'city: 上海 "quoted"' },
+    });
   });
 
   it('a body without a method means POST; a string body template is sent as text', async () => {
-    const tool = await loadTool('http', { url: `${base}/echo`, body: 'name={{name}}&n={{n}}', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }, { sandbox: net });
+    const tool = await loadTool(
+      'http',
+      {
+        url: `${base}/echo`,
+        body: 'name={{name}}&n={{n}}',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      },
+      { sandbox: net },
+    );
     const got = (await tool.call({ name: 'Zoë', n: 2 }, callCtx({ sandbox: net }))).result as Record<string, any>;
     expect(got.method).toBe('POST');
     expect(got.body).toBe('name=Zoë&n=2');
@@ -75,8 +120,13 @@ describe('http loader', () => {
 
   it('${ENV} in a header comes from the allow-listed env; an argument cannot expand it', async () => {
     const sandbox = { ...net, env: ['L_TOKEN'] };
-    const tool = await loadTool('http', { url: `${base}/echo`, headers: { Authorization: 'Bearer ${L_TOKEN}' }, query: { q: '{{q}}' } }, { sandbox });
-    const got = (await tool.call({ q: '${L_TOKEN}' }, callCtx({ sandbox, env: { L_TOKEN: 's3cret-value' } }))).result as Record<string, any>;
+    const tool = await loadTool(
+      'http',
+      { url: `${base}/echo`, headers: { Authorization: 'Bearer ${L_TOKEN}' }, query: { q: '{{q}}' } },
+      { sandbox },
+    );
+    const got = (await tool.call({ q: '${L_TOKEN}' }, callCtx({ sandbox, env: { L_TOKEN: 's3cret-value' } })))
+      .result as Record<string, any>;
     expect(got.headers.authorization).toBe('Bearer s3cret-value');
     expect(got.query.q).toBe('${L_TOKEN}');
   });

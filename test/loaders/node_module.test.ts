@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_TYPES, callCtx, loadTool, rejection } from './helpers.js';
 
-const node = (fn: string | undefined, module = 'l_node_tools.mjs') => loadTool('node_module', fn === undefined ? { module } : { module, function: fn });
+const node = (fn: string | undefined, module = 'l_node_tools.mjs') =>
+  loadTool('node_module', fn === undefined ? { module } : { module, function: fn });
 
 describe('node_module loader (one process per call)', () => {
   it('calls the default export with ONE argument, the args object; every type round-trips', async () => {
@@ -34,8 +35,11 @@ describe('node_module loader (one process per call)', () => {
     expect(err.message).toContain('refuses to import');
   });
 
-  it('a missing module or export is the contract\'s fault (exit 3); the error lists the exports', async () => {
-    expect(await rejection((await node('default', 'l_nope.mjs')).call({}, callCtx()))).toMatchObject({ code: 'tool_module_not_found', exitCode: 3 });
+  it("a missing module or export is the contract's fault (exit 3); the error lists the exports", async () => {
+    expect(await rejection((await node('default', 'l_nope.mjs')).call({}, callCtx()))).toMatchObject({
+      code: 'tool_module_not_found',
+      exitCode: 3,
+    });
     const err = await rejection((await node('ecoh')).call({}, callCtx()));
     expect(err).toMatchObject({ code: 'tool_function_not_found', exitCode: 3 });
     expect(err.message).toContain('echo, echoAsync');
@@ -44,14 +48,20 @@ describe('node_module loader (one process per call)', () => {
   });
 
   it('a CommonJS module: `function` reaches into module.exports', async () => {
-    expect((await (await node('hello', 'l_node_cjs.cjs')).call({ name: 'Zoë' }, callCtx())).result).toEqual({ hello: 'Zoë' });
+    expect((await (await node('hello', 'l_node_cjs.cjs')).call({ name: 'Zoë' }, callCtx())).result).toEqual({
+      hello: 'Zoë',
+    });
   });
 
   it('a circular result is a clear failure; BigInt, Set and Map have documented readings', async () => {
     const err = await rejection((await node('circular')).call({}, callCtx()));
     expect(err).toMatchObject({ name: 'ToolRunError', kind: 'failed' });
     expect(err.message).toContain('cannot be sent as JSON');
-    expect((await (await node('special')).call({}, callCtx())).result).toEqual({ big: '12345678901234567890', set: [1, 2], map: { k: 'v' } });
+    expect((await (await node('special')).call({}, callCtx())).result).toEqual({
+      big: '12345678901234567890',
+      set: [1, 2],
+      map: { k: 'v' },
+    });
   });
 
   it('a print loop hits the output limit', async () => {

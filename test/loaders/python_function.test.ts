@@ -45,7 +45,7 @@ describe('python_function loader (one process per call)', () => {
     expect(err.message).toContain('l_surely_not_installed_pkg');
   });
 
-  it('a missing module or function is the contract\'s fault (exit 3), with suggestions', async () => {
+  it("a missing module or function is the contract's fault (exit 3), with suggestions", async () => {
     const mod = await rejection((await py('echo', 'l_py_tool')).call({}, callCtx()));
     expect(mod).toMatchObject({ code: 'tool_module_not_found', exitCode: 3 });
     expect(mod.message).toContain("'l_py_tools'");
@@ -62,7 +62,11 @@ describe('python_function loader (one process per call)', () => {
     expect(err.message).toMatch(/cannot be sent as JSON.*object/);
     const nan = await rejection((await py('not_a_number')).call({}, callCtx()));
     expect(nan.message).toContain('cannot be sent as JSON');
-    expect((await (await py('special')).call({}, callCtx())).result).toEqual({ date: '2024-05-06', dec: '1.50', set: [1, 2, 3] });
+    expect((await (await py('special')).call({}, callCtx())).result).toEqual({
+      date: '2024-05-06',
+      dec: '1.50',
+      set: [1, 2, 3],
+    });
   });
 
   it('the tool sees no stdin (the runner consumed its request)', async () => {
@@ -80,7 +84,9 @@ describe('python_function loader (one process per call)', () => {
   });
 
   it('an unknown interpreter is reported before anything runs', async () => {
-    const err = await rejection(loadTool('python_function', { module: 'l_py_tools', function: 'echo', python: 'l-no-such-python' }));
+    const err = await rejection(
+      loadTool('python_function', { module: 'l_py_tools', function: 'echo', python: 'l-no-such-python' }),
+    );
     expect(err.name).toBe('ToolboxError');
     expect(err.message).toContain('l-no-such-python');
   });
@@ -89,19 +95,29 @@ describe('python_function loader (one process per call)', () => {
 describe('python_function loader: loader_config.python', () => {
   let proj: ReturnType<typeof tempProject>;
   beforeAll(() => {
-    proj = tempProject({ 'l_where.py': 'import sys\n\ndef where():\n    return {"prefix": sys.prefix, "exe": sys.executable}\n' });
+    proj = tempProject({
+      'l_where.py': 'import sys\n\ndef where():\n    return {"prefix": sys.prefix, "exe": sys.executable}\n',
+    });
     execFileSync('python3', ['-m', 'venv', '--without-pip', `${proj.dir}/.venv`]);
   });
   afterAll(() => proj.cleanup());
 
   it('a venv folder relative to the project root runs its interpreter (site-packages visible)', async () => {
-    const tool = await loadTool('python_function', { module: 'l_where', function: 'where', python: '.venv' }, { root: proj.dir });
+    const tool = await loadTool(
+      'python_function',
+      { module: 'l_where', function: 'where', python: '.venv' },
+      { root: proj.dir },
+    );
     const got = (await tool.call({}, callCtx())).result as { prefix: string };
     expect(got.prefix).toBe(`${proj.dir}/.venv`);
   });
 
   it('an absolute interpreter path is used as given', async () => {
-    const tool = await loadTool('python_function', { module: 'l_where', function: 'where', python: '/usr/bin/python3' }, { root: proj.dir });
+    const tool = await loadTool(
+      'python_function',
+      { module: 'l_where', function: 'where', python: '/usr/bin/python3' },
+      { root: proj.dir },
+    );
     const got = (await tool.call({}, callCtx())).result as { exe: string };
     expect(got.exe).toMatch(/^\/usr\/bin\/python3/);
   });

@@ -11,13 +11,24 @@ type Counted = { calls: number; pid: number };
 
 /** Worker mode (LoadContext.longRunning): one persistent runner per loaded tool, for both languages. */
 const cases = [
-  { lang: 'python', loader: 'python_function' as const, module: 'l_py_tools', fns: { count: 'count', noisy: 'noisy', fail: 'fail' } },
-  { lang: 'node', loader: 'node_module' as const, module: 'l_node_tools.mjs', fns: { count: 'count', noisy: 'noisy', fail: 'fail' } },
+  {
+    lang: 'python',
+    loader: 'python_function' as const,
+    module: 'l_py_tools',
+    fns: { count: 'count', noisy: 'noisy', fail: 'fail' },
+  },
+  {
+    lang: 'node',
+    loader: 'node_module' as const,
+    module: 'l_node_tools.mjs',
+    fns: { count: 'count', noisy: 'noisy', fail: 'fail' },
+  },
 ];
 
 describe.each(cases)('$lang worker mode', ({ loader, module, fns }) => {
   const load = (fn: string) => loadTool(loader, { module, function: fn }, { longRunning: true });
-  const count = async (tool: LoadedTool, env?: Record<string, string>) => (await tool.call({}, callCtx({ env }))).result as Counted;
+  const count = async (tool: LoadedTool, env?: Record<string, string>) =>
+    (await tool.call({}, callCtx({ env }))).result as Counted;
 
   it('imports the module once and reuses the process across calls', async () => {
     const tool = await load(fns.count);
@@ -27,7 +38,9 @@ describe.each(cases)('$lang worker mode', ({ loader, module, fns }) => {
       const c = await count(tool);
       expect([a.calls, b.calls, c.calls]).toEqual([1, 2, 3]);
       expect(new Set([a.pid, b.pid, c.pid]).size).toBe(1);
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 
   it('serialises concurrent calls', async () => {
@@ -35,7 +48,9 @@ describe.each(cases)('$lang worker mode', ({ loader, module, fns }) => {
     try {
       const all = await Promise.all([1, 2, 3, 4, 5].map(() => count(tool)));
       expect(all.map((r) => r.calls).sort()).toEqual([1, 2, 3, 4, 5]);
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 
   it('a crashed worker fails that call and is restarted on the next (module imported afresh)', async () => {
@@ -47,7 +62,9 @@ describe.each(cases)('$lang worker mode', ({ loader, module, fns }) => {
       expect(err.message).toMatch(/exited with code 3/);
       expect((await count(tool)).calls).toBe(1);
       expect((tool as unknown as { starts: number }).starts).toBe(2);
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 
   it('a timeout kills the worker; the next call gets a fresh one', async () => {
@@ -58,7 +75,9 @@ describe.each(cases)('$lang worker mode', ({ loader, module, fns }) => {
       expect(err).toMatchObject({ name: 'ToolRunError', kind: 'limit', limit: 'timeout' });
       expect((await count(tool)).calls).toBe(1);
       expect((tool as unknown as { starts: number }).starts).toBe(2);
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 
   it("prints never corrupt replies, and each call's logs are its own", async () => {
@@ -70,7 +89,9 @@ describe.each(cases)('$lang worker mode', ({ loader, module, fns }) => {
       expect(a.logs).toContain('first');
       expect(b.logs).toContain('second');
       expect(b.logs).not.toContain('first');
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 
   it('an exception fails the call but keeps the worker', async () => {
@@ -81,14 +102,21 @@ describe.each(cases)('$lang worker mode', ({ loader, module, fns }) => {
       expect(err.traceback).toBeTruthy();
       expect(await rejection(tool.call({ msg: 'y' }, callCtx()))).toMatchObject({ kind: 'failed' });
       expect((tool as unknown as { starts: number }).starts).toBe(1);
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 
   it('an output flood is a limit hit; the worker is replaced', async () => {
     const flood = await load('flood');
     try {
-      expect(await rejection(flood.call({}, callCtx({ sandbox: { output: '256K' } })))).toMatchObject({ kind: 'limit', limit: 'output' });
-    } finally { await flood.dispose?.(); }
+      expect(await rejection(flood.call({}, callCtx({ sandbox: { output: '256K' } })))).toMatchObject({
+        kind: 'limit',
+        limit: 'output',
+      });
+    } finally {
+      await flood.dispose?.();
+    }
   });
 
   it('an aborted call is cancelled and its worker killed', async () => {
@@ -99,14 +127,18 @@ describe.each(cases)('$lang worker mode', ({ loader, module, fns }) => {
       setTimeout(() => ac.abort(), 300);
       expect(await rejection(p)).toMatchObject({ code: 'cancelled', exitCode: 130 });
       expect((await count(tool)).calls).toBe(1);
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 
   it('a missing function is reported from the worker too', async () => {
     const tool = await load('l_no_such_fn');
     try {
       expect(await rejection(tool.call({}, callCtx()))).toMatchObject({ code: 'tool_function_not_found', exitCode: 3 });
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 
   it('dispose() during a call ends that call instead of waiting for it', async () => {
@@ -173,21 +205,52 @@ function scriptedWorker(helloCpu: number) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
         if (me.killed) continue;
-        if (hello) { hello = false; reply({ ready: true, cpu }); continue; }
+        if (hello) {
+          hello = false;
+          reply({ ready: true, cpu });
+          continue;
+        }
         const req = JSON.parse(line) as { id: number; args: { cpu: number } };
         me.requests.push(req.args);
         cpu += req.args.cpu;
         // Over the limit a real worker is killed by the kernel (SIGXCPU/SIGKILL) in the middle of the call.
-        if (cpu > 2) { me.killed = true; exit({ ...dead, signal: 'SIGKILL', limit: 'cpu' }); continue; }
+        if (cpu > 2) {
+          me.killed = true;
+          exit({ ...dead, signal: 'SIGKILL', limit: 'cpu' });
+          continue;
+        }
         reply({ id: req.id, ok: true, result: { calls: ++calls, proc: procs.indexOf(me) }, cpu });
       }
     });
-    const dead: SandboxResult = { exitCode: null, signal: 'SIGKILL', stdout: '', stderr: '', timedOut: false, durationMs: 0, tier: 'none', workDir: '' };
-    return { stdin, stdout, stderr, pid: undefined, exited, kill: () => { me.killed = true; exit(dead); } };
+    const dead: SandboxResult = {
+      exitCode: null,
+      signal: 'SIGKILL',
+      stdout: '',
+      stderr: '',
+      timedOut: false,
+      durationMs: 0,
+      tier: 'none',
+      workDir: '',
+    };
+    return {
+      stdin,
+      stdout,
+      stderr,
+      pid: undefined,
+      exited,
+      kill: () => {
+        me.killed = true;
+        exit(dead);
+      },
+    };
   };
   const entry = { contract: { id: 'l_test_tool' }, file: 'l_test_tool.yaml', line: 1 } as unknown as ToolEntry;
   const worker = new Worker({
-    entry, what: 'test worker', hello: {}, start, tier: async () => 'none',
+    entry,
+    what: 'test worker',
+    hello: {},
+    start,
+    tier: async () => 'none',
     spec: async (ctx) => ({ command: 'x', args: [], env: {}, readOnlyPaths: [], network: false, limits: ctx.limits }),
   });
   return { worker, procs };
@@ -202,29 +265,44 @@ describe('worker CPU budget: a worker near its limit is replaced before the next
       const runs = [];
       for (let i = 0; i < 3; i++) runs.push((await worker.call({ cpu: 0.7 }, ctx())).result);
       // 0.05 + 0.7 + 0.7 used: the third 0.7 s call would reach 2.15 s, so it runs in a new process.
-      expect(runs).toEqual([{ calls: 1, proc: 0 }, { calls: 2, proc: 0 }, { calls: 1, proc: 1 }]);
+      expect(runs).toEqual([
+        { calls: 1, proc: 0 },
+        { calls: 2, proc: 0 },
+        { calls: 1, proc: 1 },
+      ]);
       expect(worker.starts).toBe(2);
       expect(procs[0]).toEqual({ requests: [{ cpu: 0.7 }, { cpu: 0.7 }], killed: true });
-    } finally { await worker.dispose(); }
+    } finally {
+      await worker.dispose();
+    }
   });
 
   it('the 20% floor recycles a worker that only ever ran small calls', async () => {
     const { worker } = scriptedWorker(0);
     try {
       const procs = [];
-      for (let i = 0; i < 6; i++) procs.push(((await worker.call({ cpu: 0.3 }, ctx())).result as { proc: number }).proc);
+      for (let i = 0; i < 6; i++)
+        procs.push(((await worker.call({ cpu: 0.3 }, ctx())).result as { proc: number }).proc);
       // After 5 × 0.3 = 1.5 s the next call still fits (1.5 + 0.4 <= 2); after 1.8 s it does not.
       expect(procs).toEqual([0, 0, 0, 0, 0, 0]);
       expect(((await worker.call({ cpu: 0.3 }, ctx())).result as { proc: number }).proc).toBe(1);
-    } finally { await worker.dispose(); }
+    } finally {
+      await worker.dispose();
+    }
   });
 
   it('the test double enforces the limit as RLIMIT_CPU does: a call past it is killed mid-call', async () => {
     const { worker } = scriptedWorker(0.05);
     try {
       // One 2.5 s call is larger than the whole limit: no replacement can save it.
-      expect(await rejection(worker.call({ cpu: 2.5 }, ctx()))).toMatchObject({ name: 'ToolRunError', kind: 'limit', limit: 'cpu' });
-    } finally { await worker.dispose(); }
+      expect(await rejection(worker.call({ cpu: 2.5 }, ctx()))).toMatchObject({
+        name: 'ToolRunError',
+        kind: 'limit',
+        limit: 'cpu',
+      });
+    } finally {
+      await worker.dispose();
+    }
   });
 });
 
@@ -237,9 +315,12 @@ describe('python worker and the CPU limit', () => {
     const sandbox = { cpu: 2 };
     try {
       const runs = [];
-      for (let i = 0; i < 2; i++) runs.push(((await tool.call({ seconds: 1.2 }, callCtx({ sandbox }))).result as Counted).calls);
+      for (let i = 0; i < 2; i++)
+        runs.push(((await tool.call({ seconds: 1.2 }, callCtx({ sandbox }))).result as Counted).calls);
       expect(runs).toEqual([1, 1]);
       expect((tool as unknown as { starts: number }).starts).toBe(2);
-    } finally { await tool.dispose?.(); }
+    } finally {
+      await tool.dispose?.();
+    }
   });
 });

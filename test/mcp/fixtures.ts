@@ -14,20 +14,43 @@ export const EVERYTHING = join(REPO, 'node_modules', '.bin', 'mcp-server-everyth
 export const FILESYSTEM = join(REPO, 'node_modules', '.bin', 'mcp-server-filesystem');
 
 export const LIMITS: ResolvedLimits = {
-  timeoutMs: 20_000, cpuSeconds: 60, memoryBytes: 1 << 30, processes: 64, fileSizeBytes: 16 << 20, openFiles: 256, outputBytes: 1 << 20,
+  timeoutMs: 20_000,
+  cpuSeconds: 60,
+  memoryBytes: 1 << 30,
+  processes: 64,
+  fileSizeBytes: 16 << 20,
+  openFiles: 256,
+  outputBytes: 1 << 20,
 };
 
 /** A temp project whose node_modules is the repo's, so relative server commands resolve. */
 export function mcpProject(files: Record<string, string> = {}) {
   const p = tempProject({ 'tool_registry/.keep': '', ...files });
   symlinkSync(join(REPO, 'node_modules'), join(p.dir, 'node_modules'));
-  const project: Project = { root: p.dir, registryDir: join(p.dir, 'tool_registry'), stateDir: join(p.dir, '.toolbox'), config: {} };
+  const project: Project = {
+    root: p.dir,
+    registryDir: join(p.dir, 'tool_registry'),
+    stateDir: join(p.dir, '.toolbox'),
+    config: {},
+  };
   return { ...p, project };
 }
 
-export function entry(id: string, loader_config: Record<string, unknown>, extra: Partial<ToolContract> = {}): ToolEntry {
+export function entry(
+  id: string,
+  loader_config: Record<string, unknown>,
+  extra: Partial<ToolContract> = {},
+): ToolEntry {
   return {
-    contract: { id, name: id, description: `test tool ${id}`, schema: { type: 'object' }, loader: 'mcp', loader_config, ...extra },
+    contract: {
+      id,
+      name: id,
+      description: `test tool ${id}`,
+      schema: { type: 'object' },
+      loader: 'mcp',
+      loader_config,
+      ...extra,
+    },
     file: `/virtual/${id}.yaml`,
     line: 1,
   };
@@ -35,7 +58,14 @@ export function entry(id: string, loader_config: Record<string, unknown>, extra:
 
 export function callCtx(over: Partial<CallContext> & { timeoutMs?: number } = {}): CallContext {
   const { timeoutMs, ...rest } = over;
-  return { signal: new AbortController().signal, limits: { ...LIMITS, ...(timeoutMs ? { timeoutMs } : {}) }, network: false, env: {}, readOnlyPaths: [], ...rest };
+  return {
+    signal: new AbortController().signal,
+    limits: { ...LIMITS, ...(timeoutMs ? { timeoutMs } : {}) },
+    network: false,
+    env: {},
+    readOnlyPaths: [],
+    ...rest,
+  };
 }
 
 export async function freePort(): Promise<number> {
@@ -52,15 +82,25 @@ export async function freePort(): Promise<number> {
 /** server-everything over Streamable HTTP on a free port; resolves once it listens. */
 export async function everythingHttp(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    env: { PATH: process.env.PATH, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await new Promise<void>((res, rej) => {
     let err = '';
-    child.stderr!.on('data', (c: Buffer) => { err += c; if (err.includes('listening')) res(); });
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c;
+      if (err.includes('listening')) res();
+    });
     child.once('exit', (code) => rej(new Error(`server-everything exited ${code}: ${err}`)));
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     child,
-    stop: () => new Promise((res) => { child.once('exit', () => res()); child.kill('SIGKILL'); }),
+    stop: () =>
+      new Promise((res) => {
+        child.once('exit', () => res());
+        child.kill('SIGKILL');
+      }),
   };
 }

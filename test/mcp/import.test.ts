@@ -12,7 +12,9 @@ import type { ToolContract } from '../../src/contract/types.js';
 import { callCtx, everythingHttp, mcpProject } from './fixtures.js';
 
 const cleanups: (() => void)[] = [];
-afterEach(() => { while (cleanups.length) cleanups.pop()!(); });
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
 
 function project() {
   const p = mcpProject();
@@ -39,7 +41,11 @@ describe('toolbox import mcp (server-everything over stdio)', () => {
       const c = parsed.contract!;
       expect(c.loader).toBe('mcp');
       expect(c.provider).toBe(r.json.server.name);
-      expect(c.loader_config).toMatchObject({ command: 'node_modules/.bin/mcp-server-everything', args: ['stdio'], tool: t.tool });
+      expect(c.loader_config).toMatchObject({
+        command: 'node_modules/.bin/mcp-server-everything',
+        args: ['stdio'],
+        tool: t.tool,
+      });
     }
   });
 
@@ -63,14 +69,19 @@ describe('toolbox import mcp (server-everything over stdio)', () => {
     expect(again.json.counts.unchanged).toBe(first.json.tools.length);
 
     const [edited, stale] = first.json.tools as { id: string; file: string }[];
-    const hand = readFileSync(edited!.file, 'utf8').replace(/^description: .*$/m, 'description: My own words about this tool, when to use it.');
+    const hand = readFileSync(edited!.file, 'utf8').replace(
+      /^description: .*$/m,
+      'description: My own words about this tool, when to use it.',
+    );
     writeFileSync(edited!.file, hand);
     // What an older server version would have made toolbox write: a valid header, other content.
     const old = parse(readFileSync(stale!.file, 'utf8')) as ToolContract;
     writeFileSync(stale!.file, renderContractFile({ ...old, description: 'an older description' }, "MCP server 'x'"));
 
     const third = await cli(['import', 'mcp', '--json', ...everything], { cwd: p.dir });
-    const status = Object.fromEntries((third.json.tools as { id: string; status: string }[]).map((t) => [t.id, t.status]));
+    const status = Object.fromEntries(
+      (third.json.tools as { id: string; status: string }[]).map((t) => [t.id, t.status]),
+    );
     expect(status[edited!.id]).toBe('kept');
     expect(status[stale!.id]).toBe('updated');
     expect(readFileSync(edited!.file, 'utf8')).toBe(hand);
@@ -83,7 +94,10 @@ describe('toolbox import mcp (server-everything over stdio)', () => {
 
   it('never takes an id another contract uses (exit 1, conflict reported)', async () => {
     const p = project();
-    p.write('tool_registry/mine/echo.yaml', 'id: echo\nname: Echo\ndescription: my own echo tool for tests.\nschema: { type: object }\nloader: command\nloader_config: { argv: [echo, hi] }\n');
+    p.write(
+      'tool_registry/mine/echo.yaml',
+      'id: echo\nname: Echo\ndescription: my own echo tool for tests.\nschema: { type: object }\nloader: command\nloader_config: { argv: [echo, hi] }\n',
+    );
     const r = await cli(['import', 'mcp', '--json', ...everything], { cwd: p.dir });
     expect(r.code).toBe(1);
     expect(r.json.tools.find((t: { id: string }) => t.id === 'echo').status).toBe('conflict');
@@ -92,7 +106,9 @@ describe('toolbox import mcp (server-everything over stdio)', () => {
 
   it('writes into --out inside the registry, and refuses a folder outside it (exit 2)', async () => {
     const p = project();
-    const ok = await cli(['import', 'mcp', '--json', '--out', 'tool_registry/everything', ...everything], { cwd: p.dir });
+    const ok = await cli(['import', 'mcp', '--json', '--out', 'tool_registry/everything', ...everything], {
+      cwd: p.dir,
+    });
     expect(ok.code).toBe(0);
     expect(readdirSync(join(reg(p.dir), 'everything')).length).toBe(ok.json.tools.length);
     const bad = await cli(['import', 'mcp', '--json', '--out', 'elsewhere', ...everything], { cwd: p.dir });
@@ -119,12 +135,31 @@ describe('toolbox import mcp (server-filesystem, HTTP)', () => {
     const data = mkdtempSync(join(tmpdir(), 'toolbox-data-'));
     cleanups.push(() => rmSync(data, { recursive: true, force: true }));
     writeFileSync(join(data, 'hello.txt'), 'hello from the temp folder\n');
-    const r = await cli(['import', 'mcp', '--json', '--prefix', 'fs_', '--path', data, '--', 'node_modules/.bin/mcp-server-filesystem', data], { cwd: p.dir });
+    const r = await cli(
+      [
+        'import',
+        'mcp',
+        '--json',
+        '--prefix',
+        'fs_',
+        '--path',
+        data,
+        '--',
+        'node_modules/.bin/mcp-server-filesystem',
+        data,
+      ],
+      { cwd: p.dir },
+    );
     expect(r.code).toBe(0);
     const file = (r.json.tools as { id: string; file: string }[]).find((t) => t.id === 'fs_read_text_file')!.file;
     const c = parse(readFileSync(file, 'utf8')) as ToolContract;
     expect(c.sandbox?.paths).toEqual([data]);
-    const t = await loader.load({ project: p.project, entry: { contract: c, file }, longRunning: false, verbose: false });
+    const t = await loader.load({
+      project: p.project,
+      entry: { contract: c, file },
+      longRunning: false,
+      verbose: false,
+    });
     const out = await t.call({ path: join(data, 'hello.txt') }, callCtx({ readOnlyPaths: c.sandbox!.paths! }));
     expect(JSON.stringify(out.result)).toContain('hello from the temp folder');
   });

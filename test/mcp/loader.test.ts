@@ -19,10 +19,16 @@ const project = env.project;
 
 beforeAll(async () => {
   const c = new Client({ name: 'names', version: '1' });
-  await c.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }));
+  await c.connect(
+    new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }),
+  );
   const all = (await c.listTools()).tools.map((t) => t.name);
   await c.close();
-  const find = (re: RegExp) => { const n = all.find((x) => re.test(x)); if (!n) throw new Error(`no tool like ${re} in ${all.join(', ')}`); return n; };
+  const find = (re: RegExp) => {
+    const n = all.find((x) => re.test(x));
+    if (!n) throw new Error(`no tool like ${re} in ${all.join(', ')}`);
+    return n;
+  };
   names.echo = find(/^echo$/);
   names.sum = find(/sum|add/);
   names.long = find(/long/);
@@ -36,7 +42,11 @@ const load = (id: string, cfg: Record<string, unknown>, longRunning = false, ext
 
 describe('mcp loader over stdio (server-everything)', () => {
   it('calls a tool and returns its text content; the server is gone after a one-shot call', async () => {
-    const t = await load('ev_echo', { command: 'node_modules/.bin/mcp-server-everything', args: ['stdio'], tool: names.echo });
+    const t = await load('ev_echo', {
+      command: 'node_modules/.bin/mcp-server-everything',
+      args: ['stdio'],
+      tool: names.echo,
+    });
     const out = await t.call({ message: 'hello toolbox' }, callCtx());
     expect(out.result).toContain('hello toolbox');
     expect(openSessionCount()).toBe(0);
@@ -83,7 +93,12 @@ describe('mcp loader over stdio (server-everything)', () => {
   it('starts the server inside the sandbox: it sees none of the host environment', async () => {
     process.env.TOOLBOX_TEST_SECRET = 'host-secret-value';
     try {
-      const t = await load('ev_env', { command: EVERYTHING, args: ['stdio'], tool: names.env, env: { GIVEN: 'by-contract' } });
+      const t = await load('ev_env', {
+        command: EVERYTHING,
+        args: ['stdio'],
+        tool: names.env,
+        env: { GIVEN: 'by-contract' },
+      });
       const out = await t.call({}, callCtx());
       const text = JSON.stringify(out.result);
       expect(text).not.toContain('host-secret-value');
@@ -110,7 +125,9 @@ describe('mcp loader over stdio (server-filesystem on a temp folder)', () => {
       const t = await load('fs_read', { command: FILESYSTEM, args: [dir], tool: 'read_text_file' });
       const out = await t.call({ path: join(dir, 'note.txt') }, callCtx({ readOnlyPaths: [dir] }));
       expect(JSON.stringify(out.result)).toContain('second line');
-      const denied = await t.call({ path: '/etc/hostname' }, callCtx({ readOnlyPaths: [dir] })).catch((e: unknown) => e);
+      const denied = await t
+        .call({ path: '/etc/hostname' }, callCtx({ readOnlyPaths: [dir] }))
+        .catch((e: unknown) => e);
       expect(isToolRunError(denied)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });

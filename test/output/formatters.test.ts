@@ -6,13 +6,25 @@ import type { Diagnostic } from '../../src/contract/diagnostic.js';
 import { STRUCTURAL_RULES } from '../../src/lint/structural.js';
 import { loadRules } from '../../src/lint/rules/index.js';
 
-const d = (o: Partial<Diagnostic>): Diagnostic => ({ file: '/proj/tool_registry/a.yaml', line: 3, column: 1, severity: 'error', rule: 'description-vague', message: 'm', ...o });
+const d = (o: Partial<Diagnostic>): Diagnostic => ({
+  file: '/proj/tool_registry/a.yaml',
+  line: 3,
+  column: 1,
+  severity: 'error',
+  rule: 'description-vague',
+  message: 'm',
+  ...o,
+});
 
 async function input(diagnostics: Diagnostic[], color = false): Promise<FormatInput> {
   const rules = [...STRUCTURAL_RULES, ...(await loadRules()).map((r) => r.meta)];
   const count = (s: string) => diagnostics.filter((x) => x.severity === s).length;
   return {
-    diagnostics, rules, cwd: '/proj', version: '1.2.3', style: new Chalk({ level: color ? 1 : 0 }),
+    diagnostics,
+    rules,
+    cwd: '/proj',
+    version: '1.2.3',
+    style: new Chalk({ level: color ? 1 : 0 }),
     summary: { files: 3, tools: 2, errors: count('error'), warnings: count('warning'), infos: count('info') },
   };
 }
@@ -23,11 +35,13 @@ describe('validate formatters', () => {
   });
 
   it('stylish groups by file, shows paths relative to cwd and ends with a count', async () => {
-    const out = formatters.human(await input([
-      d({ line: 3, message: 'vague' }),
-      d({ line: 9, severity: 'warning', rule: 'param-type', message: 'no type', hint: 'add type' }),
-      d({ file: '/proj/tool_registry/b.yaml', severity: 'info', rule: 'x', message: 'fyi' }),
-    ]));
+    const out = formatters.human(
+      await input([
+        d({ line: 3, message: 'vague' }),
+        d({ line: 9, severity: 'warning', rule: 'param-type', message: 'no type', hint: 'add type' }),
+        d({ file: '/proj/tool_registry/b.yaml', severity: 'info', rule: 'x', message: 'fyi' }),
+      ]),
+    );
     const lines = out.split('\n');
     expect(lines[0]).toBe('tool_registry/a.yaml');
     expect(out.indexOf('tool_registry/b.yaml')).toBeGreaterThan(out.indexOf('no type'));
@@ -47,27 +61,46 @@ describe('validate formatters', () => {
 
   it('json has the documented shape', async () => {
     const out = JSON.parse(formatters.json(await input([d({ path: 'description' })])));
-    expect(out.diagnostics[0]).toEqual({ file: '/proj/tool_registry/a.yaml', line: 3, column: 1, severity: 'error', rule: 'description-vague', message: 'm', path: 'description' });
+    expect(out.diagnostics[0]).toEqual({
+      file: '/proj/tool_registry/a.yaml',
+      line: 3,
+      column: 1,
+      severity: 'error',
+      rule: 'description-vague',
+      message: 'm',
+      path: 'description',
+    });
     expect(out.summary).toEqual({ files: 3, tools: 2, errors: 1, warnings: 0, infos: 0 });
   });
 
   it('github escapes data and properties', async () => {
     expect(escapeData('100% a\r\nb')).toBe('100%25 a%0D%0Ab');
     expect(escapeProperty('a:b,c%')).toBe('a%3Ab%2Cc%25');
-    const out = formatters.github(await input([
-      d({ file: '/proj/reg/we,ird:name.yaml', line: 4, column: 7, message: '50% alike\nsecond line' }),
-      d({ severity: 'warning', rule: 'param-type' }),
-      d({ severity: 'info', rule: 'x' }),
-    ]));
+    const out = formatters.github(
+      await input([
+        d({ file: '/proj/reg/we,ird:name.yaml', line: 4, column: 7, message: '50% alike\nsecond line' }),
+        d({ severity: 'warning', rule: 'param-type' }),
+        d({ severity: 'info', rule: 'x' }),
+      ]),
+    );
     const lines = out.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toBe('::error file=reg/we%2Cird%3Aname.yaml,line=4,col=7,title=description-vague::50%25 alike%0Asecond line');
+    expect(lines[0]).toBe(
+      '::error file=reg/we%2Cird%3Aname.yaml,line=4,col=7,title=description-vague::50%25 alike%0Asecond line',
+    );
     expect(lines[1]).toMatch(/^::warning /);
     expect(lines[2]).toMatch(/^::notice /);
   });
 
   it('sarif is SARIF 2.1.0 with rule metadata and relative locations', async () => {
-    const out = JSON.parse(formatters.sarif(await input([d({ severity: 'warning', rule: 'param-type', line: 8, column: 5 }), d({ file: '/elsewhere/x.yaml', severity: 'info', rule: 'routing' })])));
+    const out = JSON.parse(
+      formatters.sarif(
+        await input([
+          d({ severity: 'warning', rule: 'param-type', line: 8, column: 5 }),
+          d({ file: '/elsewhere/x.yaml', severity: 'info', rule: 'routing' }),
+        ]),
+      ),
+    );
     expect(out.version).toBe('2.1.0');
     expect(out.$schema).toMatch(/sarif-2\.1\.0/);
     const run = out.runs[0];
@@ -77,7 +110,10 @@ describe('validate formatters', () => {
     const r0 = run.results[0];
     expect(r0).toMatchObject({ ruleId: 'param-type', level: 'warning' });
     expect(run.tool.driver.rules[r0.ruleIndex].id).toBe('param-type');
-    expect(r0.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'tool_registry/a.yaml', uriBaseId: '%SRCROOT%' }, region: { startLine: 8, startColumn: 5 } });
+    expect(r0.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: 'tool_registry/a.yaml', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 8, startColumn: 5 },
+    });
     expect(run.results[1].level).toBe('note');
     expect(run.results[1].locations[0].physicalLocation.artifactLocation.uri).toBe('file:///elsewhere/x.yaml');
   });

@@ -5,11 +5,15 @@ import type { ToolContract } from '../../src/contract/types.js';
 
 const tool = (id: string, permissions?: ToolContract['permissions']) => ({ id, permissions }) as ToolContract;
 const config: ToolboxConfig = {
-  permissions: { default_role: 'assistant', users: { alice: ['admin'], bob: ['guest'] }, tools: { 'send_*': ['admin'], 'delete_*': ['admin', 'ops'] } },
+  permissions: {
+    default_role: 'assistant',
+    users: { alice: ['admin'], bob: ['guest'] },
+    tools: { 'send_*': ['admin'], 'delete_*': ['admin', 'ops'] },
+  },
 };
 
 describe('permissions', () => {
-  it('resolves roles: --role wins, then the user\'s roles, then the default role', () => {
+  it("resolves roles: --role wins, then the user's roles, then the default role", () => {
     expect(callerRoles({ role: 'ops', user: 'alice' }, config)).toEqual(['ops']);
     expect(callerRoles({ user: 'alice' }, config)).toEqual(['admin']);
     expect(callerRoles({ user: 'nobody' }, config)).toEqual([]);

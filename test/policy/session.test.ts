@@ -30,7 +30,9 @@ describe('session memory', () => {
     const p = fx.project();
     await selectTools(p, '查询北京今天天气', { session: 's2' });
     expect((await selectTools(p, 'send an email to my manager', { session: 's2' })).results[0]!.id).toBe('send_email');
-    expect((await selectTools(p, 'translate this sentence into Chinese', { session: 's2' })).results[0]!.id).toBe('translate_text');
+    expect((await selectTools(p, 'translate this sentence into Chinese', { session: 's2' })).results[0]!.id).toBe(
+      'translate_text',
+    );
     expect((await selectTools(p, '给张三发一封邮件', { session: 's2' })).results[0]!.id).toBe('send_email');
   });
 
@@ -49,7 +51,9 @@ describe('session memory', () => {
   });
 
   it('lets short queries lean on history more than long ones', () => {
-    expect(historyShare('那上海呢')).toBeGreaterThan(historyShare('send an email with the quarterly report to my manager'));
+    expect(historyShare('那上海呢')).toBeGreaterThan(
+      historyShare('send an email with the quarterly report to my manager'),
+    );
     expect(historyShare('')).toBe(1);
   });
 });

@@ -55,7 +55,14 @@ describe('registry', () => {
       'tool_registry/zz_broken.yaml': contract('real_id').replace('type: string', 'type: strng'),
     });
     const project = resolveProject({ cwd: p.dir });
-    const code = (id: string) => { try { findTool(project, id); return 'found'; } catch (e) { return (e as ToolboxError).code; } };
+    const code = (id: string) => {
+      try {
+        findTool(project, id);
+        return 'found';
+      } catch (e) {
+        return (e as ToolboxError).code;
+      }
+    };
     expect(code('real_id')).toBe('tool_contract_invalid');
     expect(code('tool')).toBe('unknown_tool');
     expect(code('zz')).toBe('unknown_tool');
@@ -72,9 +79,15 @@ describe('registry', () => {
   });
 
   it('uses the nearest project: a tool_registry/ folder wins over a config further up', () => {
-    p = tempProject({ 'toolbox.config.yaml': 'registry: tools\n', 'tools/a.yaml': contract('outer'), 'sub/tool_registry/b.yaml': contract('inner') });
+    p = tempProject({
+      'toolbox.config.yaml': 'registry: tools\n',
+      'tools/a.yaml': contract('outer'),
+      'sub/tool_registry/b.yaml': contract('inner'),
+    });
     expect(resolveProject({ cwd: join(p.dir, 'sub') }).registryDir).toBe(join(p.dir, 'sub', 'tool_registry'));
-    expect(resolveProject({ cwd: join(p.dir, 'sub', 'tool_registry') }).registryDir).toBe(join(p.dir, 'sub', 'tool_registry'));
+    expect(resolveProject({ cwd: join(p.dir, 'sub', 'tool_registry') }).registryDir).toBe(
+      join(p.dir, 'sub', 'tool_registry'),
+    );
     expect(resolveProject({ cwd: join(p.dir, 'tools') }).registryDir).toBe(join(p.dir, 'tools'));
   });
 

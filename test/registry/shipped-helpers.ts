@@ -31,12 +31,30 @@ sys.stdout.write(json.dumps(out, ensure_ascii=False))
 `;
 
 /** Run stdin through a child and collect stdout (async: tests serve HTTP/SMTP in this process). */
-export function runChild(cmd: string, argv: string[], input: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runChild(
+  cmd: string,
+  argv: string[],
+  input: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(cmd, argv, { cwd: REPO, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
+    const child = execFile(
+      cmd,
+      argv,
+      {
+        cwd: REPO,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+        timeout: 30_000,
+      },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
     child.stdin!.on('error', () => {}); // a child that exits without reading stdin: EPIPE is expected
     child.stdin!.end(input);
   });
@@ -45,19 +63,30 @@ export function runChild(cmd: string, argv: string[], input: string, env: Record
 let python: Promise<string> | undefined;
 /** The real interpreter behind `python3` (a pyenv shim costs ~80 ms per start). */
 export function pythonPath(): Promise<string> {
-  python ??= runChild('python3', ['-c', 'import sys; print(sys.executable)'], '').then((r) => r.stdout.trim() || 'python3');
+  python ??= runChild('python3', ['-c', 'import sys; print(sys.executable)'], '').then(
+    (r) => r.stdout.trim() || 'python3',
+  );
   return python;
 }
 
 /** Call `module.function(**args)` in a real python3 with the project root on sys.path. */
-export async function callPython(module: string, fn: string, args: Record<string, unknown>, env: Record<string, string> = {}): Promise<Outcome> {
+export async function callPython(
+  module: string,
+  fn: string,
+  args: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<Outcome> {
   const r = await runChild(await pythonPath(), ['-c', PY_CALL], JSON.stringify({ module, function: fn, args }), env);
   if (r.code !== 0) throw new Error(`python3 failed (${r.code}): ${r.stderr}`);
   return JSON.parse(r.stdout) as Outcome;
 }
 
 /** Call a shipped python tool by contract id with `args`. */
-export async function callTool(id: string, args: Record<string, unknown>, env: Record<string, string> = {}): Promise<Outcome> {
+export async function callTool(
+  id: string,
+  args: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<Outcome> {
   const c = shippedContracts().find((x) => x.id === id);
   if (!c) throw new Error(`no shipped contract ${id}`);
   return callPython(c.loader_config.module, c.loader_config.function, args, env);
@@ -75,7 +104,10 @@ export async function callNode(id: string, args: Record<string, unknown>): Promi
 }
 
 /** Run a command tool's argv/stdin templates with `args` substituted per element (no shell). */
-export async function callCommand(id: string, args: Record<string, unknown>): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function callCommand(
+  id: string,
+  args: Record<string, unknown>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const c = shippedContracts().find((x) => x.id === id)!;
   const sub = (s: string) => s.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(args[k] ?? ''));
   const [cmd, ...argv] = (c.loader_config.argv as string[]).map(sub);

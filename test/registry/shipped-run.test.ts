@@ -28,7 +28,7 @@ describe('toolbox run on the shipped tools', () => {
     expect(r.json).toMatchObject({ tool: 'calculator', ok: true, result: { result: 7168 }, text: '(3+4)*2^10 = 7168' });
   });
 
-  it('calculator: a tool error is exit 4 with the tool\'s message', async () => {
+  it("calculator: a tool error is exit 4 with the tool's message", async () => {
     const r = await run(['run', 'calculator', '--expression', '1/0', '--json']);
     expect(r.code).toBe(4);
     expect(r.errorJson.error.message).toMatch(/division by zero/);
@@ -41,7 +41,15 @@ describe('toolbox run on the shipped tools', () => {
   });
 
   it('json_query (node_module): the JSON document goes in as --document', async () => {
-    const r = await run(['run', 'json_query', '--document', '{"items":[{"id":1},{"id":2}]}', '--path', 'items[*].id', '--json']);
+    const r = await run([
+      'run',
+      'json_query',
+      '--document',
+      '{"items":[{"id":1},{"id":2}]}',
+      '--path',
+      'items[*].id',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json.result.matches.map((m: { value: number }) => m.value)).toEqual([1, 2]);
   });
@@ -72,13 +80,44 @@ describe('query_weather end to end', () => {
       const url = new URL(req.url!, 'http://x');
       res.writeHead(200, { 'content-type': 'application/json' });
       if (url.pathname === '/v1/search') {
-        res.end(JSON.stringify({ results: [{ name: '北京市', latitude: 39.9075, longitude: 116.39723, country: '中国', admin1: '北京市', timezone: 'Asia/Shanghai' }] }));
+        res.end(
+          JSON.stringify({
+            results: [
+              {
+                name: '北京市',
+                latitude: 39.9075,
+                longitude: 116.39723,
+                country: '中国',
+                admin1: '北京市',
+                timezone: 'Asia/Shanghai',
+              },
+            ],
+          }),
+        );
       } else {
-        res.end(JSON.stringify({
-          timezone: 'Asia/Shanghai',
-          current: { time: '2024-06-01T14:00', temperature_2m: 28.4, relative_humidity_2m: 35, apparent_temperature: 27.9, precipitation: 0, weather_code: 0, wind_speed_10m: 11.2, wind_direction_10m: 0 },
-          daily: { time: ['2024-06-01', '2024-06-02'], weather_code: [0, 63], temperature_2m_max: [31, 25], temperature_2m_min: [18, 19], precipitation_probability_max: [0, 90], precipitation_sum: [0, 12] },
-        }));
+        res.end(
+          JSON.stringify({
+            timezone: 'Asia/Shanghai',
+            current: {
+              time: '2024-06-01T14:00',
+              temperature_2m: 28.4,
+              relative_humidity_2m: 35,
+              apparent_temperature: 27.9,
+              precipitation: 0,
+              weather_code: 0,
+              wind_speed_10m: 11.2,
+              wind_direction_10m: 0,
+            },
+            daily: {
+              time: ['2024-06-01', '2024-06-02'],
+              weather_code: [0, 63],
+              temperature_2m_max: [31, 25],
+              temperature_2m_min: [18, 19],
+              precipitation_probability_max: [0, 90],
+              precipitation_sum: [0, 12],
+            },
+          }),
+        );
       }
     });
     base = `http://127.0.0.1:${await listen(server)}`;
@@ -86,7 +125,10 @@ describe('query_weather end to end', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it('toolbox run query_weather --city 北京 (network opened by the contract, URLs allow-listed)', async () => {
-    const r = await run(['run', 'query_weather', '--city', '北京'], { OPEN_METEO_GEOCODING_URL: `${base}/v1/search`, OPEN_METEO_FORECAST_URL: `${base}/v1/forecast` });
+    const r = await run(['run', 'query_weather', '--city', '北京'], {
+      OPEN_METEO_GEOCODING_URL: `${base}/v1/search`,
+      OPEN_METEO_FORECAST_URL: `${base}/v1/forecast`,
+    });
     expect(r.stderr).not.toMatch(/error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('北京市, 中国 现在晴，28.4°C');
@@ -95,7 +137,9 @@ describe('query_weather end to end', () => {
 
   it('offline: exit 4 and a message that says the service needs internet access', async () => {
     const port = await closedPort();
-    const r = await run(['run', 'query_weather', '--city', '北京', '--json'], { OPEN_METEO_GEOCODING_URL: `http://127.0.0.1:${port}/v1/search` });
+    const r = await run(['run', 'query_weather', '--city', '北京', '--json'], {
+      OPEN_METEO_GEOCODING_URL: `http://127.0.0.1:${port}/v1/search`,
+    });
     expect(r.code).toBe(4);
     expect(r.errorJson.error.message).toMatch(/cannot reach the weather service .*needs internet access/);
   });
@@ -105,8 +149,23 @@ describe('send_email end to end', () => {
   it('refused without a permitted role (exit 7), delivered with --role assistant', async () => {
     const smtp = await startSmtp();
     try {
-      const env = { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'bot@example.com', SMTP_SECURITY: 'none' };
-      const args = ['run', 'send_email', '--to', 'zhangsan@example.com', '--subject', '会议提醒', '--body', '明天上午十点开会。', '--json'];
+      const env = {
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(smtp.port),
+        SMTP_FROM: 'bot@example.com',
+        SMTP_SECURITY: 'none',
+      };
+      const args = [
+        'run',
+        'send_email',
+        '--to',
+        'zhangsan@example.com',
+        '--subject',
+        '会议提醒',
+        '--body',
+        '明天上午十点开会。',
+        '--json',
+      ];
       const denied = await run(args, env);
       expect(denied.code).toBe(7);
       expect(smtp.mails).toHaveLength(0);
@@ -114,7 +173,11 @@ describe('send_email end to end', () => {
       const sent = await spawnCli([...args, '--role', 'assistant'], { cwd: dir, env });
       expect(sent.stderr).toBe('');
       expect(sent.code).toBe(0);
-      expect(JSON.parse(sent.stdout).result).toMatchObject({ sent: true, to: ['zhangsan@example.com'], subject: '会议提醒' });
+      expect(JSON.parse(sent.stdout).result).toMatchObject({
+        sent: true,
+        to: ['zhangsan@example.com'],
+        subject: '会议提醒',
+      });
       expect(smtp.mails.map((m) => m.to)).toEqual([['zhangsan@example.com']]);
     } finally {
       await smtp.close();
@@ -122,7 +185,19 @@ describe('send_email end to end', () => {
   });
 
   it('not configured: missing dependency (exit 6) naming the variables', async () => {
-    const r = await run(['run', 'send_email', '--to', 'a@example.com', '--subject', 'x', '--body', 'y', '--role', 'assistant', '--json']);
+    const r = await run([
+      'run',
+      'send_email',
+      '--to',
+      'a@example.com',
+      '--subject',
+      'x',
+      '--body',
+      'y',
+      '--role',
+      'assistant',
+      '--json',
+    ]);
     expect(r.code).toBe(6);
     expect(JSON.stringify(r.errorJson)).toMatch(/SMTP_HOST[\s\S]*SMTP_FROM/);
   });
@@ -132,6 +207,8 @@ it('toolbox validate passes on the shipped registry; the only warning is the ref
   const r = await cli(['validate', '--json'], { cwd: REPO });
   expect(r.code).toBe(0);
   expect(r.json.summary.errors).toBe(0);
-  const others = r.json.diagnostics.filter((d: any) => !(d.file.endsWith('query_weather.yaml') && d.rule === 'description-when-to-use'));
+  const others = r.json.diagnostics.filter(
+    (d: any) => !(d.file.endsWith('query_weather.yaml') && d.rule === 'description-when-to-use'),
+  );
   expect(others).toEqual([]);
 });

@@ -4,9 +4,18 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { listen } from './shipped-helpers.js';
 
-export interface ReceivedMail { from: string; to: string[]; data: string; authUser?: string }
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  data: string;
+  authUser?: string;
+}
 
-export interface SmtpFixture { port: number; mails: ReceivedMail[]; close(): Promise<void> }
+export interface SmtpFixture {
+  port: number;
+  mails: ReceivedMail[];
+  close(): Promise<void>;
+}
 
 export async function startSmtp(opts: { user?: string; password?: string } = {}): Promise<SmtpFixture> {
   const mails: ReceivedMail[] = [];
@@ -27,7 +36,11 @@ export async function startSmtp(opts: { user?: string; password?: string } = {})
         if (inData) {
           const end = buf.indexOf('\r\n.\r\n');
           if (end < 0) return;
-          current.data = buf.slice(0, end + 2).split('\r\n').map((l) => (l.startsWith('..') ? l.slice(1) : l)).join('\r\n');
+          current.data = buf
+            .slice(0, end + 2)
+            .split('\r\n')
+            .map((l) => (l.startsWith('..') ? l.slice(1) : l))
+            .join('\r\n');
           buf = buf.slice(end + 5);
           inData = false;
           mails.push({ ...current, authUser });
@@ -45,24 +58,34 @@ export async function startSmtp(opts: { user?: string; password?: string } = {})
         } else if (verb === 'HELO') reply('250 localhost');
         else if (verb === 'AUTH') {
           const [, mech, initial] = line.split(' ');
-          const parts = Buffer.from(initial ?? '', 'base64').toString('utf8').split('\0');
+          const parts = Buffer.from(initial ?? '', 'base64')
+            .toString('utf8')
+            .split('\0');
           if (mech?.toUpperCase() === 'PLAIN' && parts[1] === opts.user && parts[2] === opts.password) {
             authUser = parts[1];
             reply('235 2.7.0 Authentication successful');
           } else reply('535 5.7.8 Authentication credentials invalid');
         } else if (verb === 'MAIL') {
           if (opts.user && !authUser) reply('530 5.7.0 Authentication required');
-          else { current.from = /<([^>]*)>/.exec(line)?.[1] ?? ''; reply('250 2.1.0 OK'); }
+          else {
+            current.from = /<([^>]*)>/.exec(line)?.[1] ?? '';
+            reply('250 2.1.0 OK');
+          }
         } else if (verb === 'RCPT') {
           current.to.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
           reply('250 2.1.5 OK');
         } else if (verb === 'DATA') {
           inData = true;
           reply('354 End data with <CR><LF>.<CR><LF>');
-        } else if (verb === 'RSET') { current = { from: '', to: [], data: '' }; reply('250 OK'); }
-        else if (verb === 'NOOP') reply('250 OK');
-        else if (verb === 'QUIT') { reply('221 Bye'); sock.end(); return; }
-        else reply('502 5.5.2 Command not recognized');
+        } else if (verb === 'RSET') {
+          current = { from: '', to: [], data: '' };
+          reply('250 OK');
+        } else if (verb === 'NOOP') reply('250 OK');
+        else if (verb === 'QUIT') {
+          reply('221 Bye');
+          sock.end();
+          return;
+        } else reply('502 5.5.2 Command not recognized');
       }
     });
   });
@@ -70,6 +93,10 @@ export async function startSmtp(opts: { user?: string; password?: string } = {})
   return {
     port,
     mails,
-    close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

@@ -41,7 +41,11 @@ const ok: [string, string[], Record<string, unknown>][] = [
   ['array items converted by item type', ['--ports', '80', '--ports', '443'], { ports: [80, 443] }],
   ['array as JSON', ['--ports', '[1,2]'], { ports: [1, 2] }],
   ['nested by dots', ['--address.city', 'Lyon', '--address.zip', '69001'], { address: { city: 'Lyon', zip: 69001 } }],
-  ['nested as JSON merged with dots', ['--address', '{"city":"X"}', '--address.zip', '1'], { address: { city: 'X', zip: 1 } }],
+  [
+    'nested as JSON merged with dots',
+    ['--address', '{"city":"X"}', '--address.zip', '1'],
+    { address: { city: 'X', zip: 1 } },
+  ],
   ['null in a union', ['--note', 'null'], { note: null }],
   ['string in a union', ['--note', 'hi'], { note: 'hi' }],
   ['kebab-case finds snake_case', ['--max-results', '5'], { max_results: 5 }],
@@ -71,7 +75,11 @@ const bad: [string, string[], string, Record<string, unknown>][] = [
 describe('argsFromFlags: usage errors (exit 2)', () => {
   it.each(bad)('%s', (_name, tokens, code, details) => {
     let err: unknown;
-    try { argsFromFlags(schema, tokens, 't'); } catch (e) { err = e; }
+    try {
+      argsFromFlags(schema, tokens, 't');
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(ToolboxError);
     const e = err as ToolboxError;
     expect(e.code).toBe(code);
@@ -87,7 +95,9 @@ describe('argsFromFlags: usage errors (exit 2)', () => {
   it('accepts undeclared keys only where additionalProperties says so', () => {
     const open = { type: 'object', properties: {}, additionalProperties: { type: 'integer' } };
     expect(argsFromFlags(open, ['--anything', '3'], 't')).toEqual({ anything: 3 });
-    expect(() => argsFromFlags({ type: 'object', properties: { a: { type: 'string' } } }, ['--b', 'x'], 't')).toThrow(ToolboxError);
+    expect(() => argsFromFlags({ type: 'object', properties: { a: { type: 'string' } } }, ['--b', 'x'], 't')).toThrow(
+      ToolboxError,
+    );
   });
 });
 
@@ -97,14 +107,37 @@ describe('parseArgsJson', () => {
     expect(parseArgsJson('  \n', 'x')).toEqual({});
   });
   it.each(['[1]', '"s"', '{bad'])('rejects %s with exit 2', (text) => {
-    expect(() => parseArgsJson(text, 'stdin')).toThrow(expect.objectContaining({ code: 'invalid_args_json', exitCode: 2 }));
+    expect(() => parseArgsJson(text, 'stdin')).toThrow(
+      expect.objectContaining({ code: 'invalid_args_json', exitCode: 2 }),
+    );
   });
 });
 
 describe('splitRunArgv', () => {
   it('separates run options and globals from the tool flags, anywhere', () => {
-    const o = splitRunArgv(['--city', 'x', '--timeout', '2s', '--json', '--role=admin', '-v', '--count', '3', '--args-file', 'a.json', '--help']);
-    expect(o).toMatchObject({ timeout: '2s', json: true, role: 'admin', verbose: true, argsFile: 'a.json', help: true, toolFlags: ['--city', 'x', '--count', '3'] });
+    const o = splitRunArgv([
+      '--city',
+      'x',
+      '--timeout',
+      '2s',
+      '--json',
+      '--role=admin',
+      '-v',
+      '--count',
+      '3',
+      '--args-file',
+      'a.json',
+      '--help',
+    ]);
+    expect(o).toMatchObject({
+      timeout: '2s',
+      json: true,
+      role: 'admin',
+      verbose: true,
+      argsFile: 'a.json',
+      help: true,
+      toolFlags: ['--city', 'x', '--count', '3'],
+    });
   });
   it('requires values for valued options', () => {
     expect(() => splitRunArgv(['--timeout'])).toThrow(expect.objectContaining({ code: 'missing_value', exitCode: 2 }));

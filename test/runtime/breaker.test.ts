@@ -12,19 +12,33 @@ function setup() {
   const p = tempProject();
   cleanup = p.cleanup;
   let now = 1_000_000;
-  const clock = { now: () => now, advance: (ms: number) => { now += ms; } };
-  const make = () => new Breaker(join(p.dir, '.toolbox'), { failures: 3, windowMs: 10_000, cooldownMs: 5_000 }, clock.now);
+  const clock = {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+  const make = () =>
+    new Breaker(join(p.dir, '.toolbox'), { failures: 3, windowMs: 10_000, cooldownMs: 5_000 }, clock.now);
   return { dir: p.dir, clock, make };
 }
 
 const refused = (b: Breaker, id: string) => {
-  try { b.check(id); return undefined; } catch (e) { return e as ToolboxError; }
+  try {
+    b.check(id);
+    return undefined;
+  } catch (e) {
+    return e as ToolboxError;
+  }
 };
 
 describe('Breaker', () => {
   it('opens after N failures within the window, across instances (the file is the state)', () => {
     const { make, clock } = setup();
-    for (let i = 0; i < 2; i++) { make().failure('t'); clock.advance(1000); }
+    for (let i = 0; i < 2; i++) {
+      make().failure('t');
+      clock.advance(1000);
+    }
     expect(refused(make(), 't')).toBeUndefined();
     make().failure('t');
     const e = refused(make(), 't');
@@ -38,7 +52,8 @@ describe('Breaker', () => {
 
   it('forgets failures older than the window', () => {
     const { make, clock } = setup();
-    make().failure('t'); make().failure('t');
+    make().failure('t');
+    make().failure('t');
     clock.advance(10_001);
     make().failure('t');
     expect(refused(make(), 't')).toBeUndefined();
@@ -63,7 +78,11 @@ describe('Breaker', () => {
 
   it('a success resets the count', () => {
     const { make } = setup();
-    make().failure('t'); make().failure('t'); make().success('t'); make().failure('t'); make().failure('t');
+    make().failure('t');
+    make().failure('t');
+    make().success('t');
+    make().failure('t');
+    make().failure('t');
     expect(refused(make(), 't')).toBeUndefined();
   });
 
@@ -78,6 +97,10 @@ describe('Breaker', () => {
 
   it('reads its thresholds from config (seconds), with defaults', () => {
     expect(breakerSettings({})).toEqual({ failures: 5, windowMs: 60_000, cooldownMs: 30_000 });
-    expect(breakerSettings({ runtime: { breaker: { failures: 2, window: 1, cooldown: 0.5 } } })).toEqual({ failures: 2, windowMs: 1000, cooldownMs: 500 });
+    expect(breakerSettings({ runtime: { breaker: { failures: 2, window: 1, cooldown: 0.5 } } })).toEqual({
+      failures: 2,
+      windowMs: 1000,
+      cooldownMs: 500,
+    });
   });
 });

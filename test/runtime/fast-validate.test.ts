@@ -50,12 +50,18 @@ function genData(r: () => number, depth: number): unknown {
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
   const kind = pick(['s', 'n', 'i', 'b', 'null', 'o', 'a']);
   switch (kind) {
-    case 's': return pick(['', 'a', 'ab', 'abc', '北京', 'a1', '😀😀', '12']);
-    case 'n': return pick([0.5, -1.5, 2.25]);
-    case 'i': return pick([-2, -1, 0, 1, 2, 3, 4]);
-    case 'b': return r() < 0.5;
-    case 'null': return null;
-    case 'a': return depth > 2 ? [] : Array.from({ length: Math.floor(r() * 4) }, () => genData(r, depth + 1));
+    case 's':
+      return pick(['', 'a', 'ab', 'abc', '北京', 'a1', '😀😀', '12']);
+    case 'n':
+      return pick([0.5, -1.5, 2.25]);
+    case 'i':
+      return pick([-2, -1, 0, 1, 2, 3, 4]);
+    case 'b':
+      return r() < 0.5;
+    case 'null':
+      return null;
+    case 'a':
+      return depth > 2 ? [] : Array.from({ length: Math.floor(r() * 4) }, () => genData(r, depth + 1));
     default: {
       if (depth > 2) return {};
       const o: Record<string, unknown> = {};

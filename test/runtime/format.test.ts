@@ -3,7 +3,13 @@ import { checkOutput, fillTemplate, formatResult, renderReadable } from '../../s
 import type { ToolContract } from '../../src/contract/types.js';
 
 const contract = (extra: Partial<ToolContract>): ToolContract => ({
-  id: 't', name: 'T', description: 'd', schema: { type: 'object' }, loader: 'command', loader_config: { argv: ['true'] }, ...extra,
+  id: 't',
+  name: 'T',
+  description: 'd',
+  schema: { type: 'object' },
+  loader: 'command',
+  loader_config: { argv: ['true'] },
+  ...extra,
 });
 
 describe('fillTemplate', () => {
@@ -31,8 +37,19 @@ describe('renderReadable', () => {
     expect(renderReadable({ 城市: 'x', ab: 1 })).toBe('城市: x\nab:   1');
   });
   it('indents nested objects and lists arrays of objects', () => {
-    const text = renderReadable({ now: { temp: 3 }, days: [{ d: 'mon', t: 1 }, { d: 'tue', t: 2 }], tags: [] });
-    expect(text).toBe(['now:', '  temp: 3', 'days:', '  - d: mon', '    t: 1', '  - d: tue', '    t: 2', 'tags:', '  (none)'].join('\n'));
+    const text = renderReadable({
+      now: { temp: 3 },
+      days: [
+        { d: 'mon', t: 1 },
+        { d: 'tue', t: 2 },
+      ],
+      tags: [],
+    });
+    expect(text).toBe(
+      ['now:', '  temp: 3', 'days:', '  - d: mon', '    t: 1', '  - d: tue', '    t: 2', 'tags:', '  (none)'].join(
+        '\n',
+      ),
+    );
   });
   it('renders scalars and arrays of scalars', () => {
     expect(renderReadable(42)).toBe('42');
@@ -47,7 +64,9 @@ describe('formatResult and checkOutput', () => {
     expect(formatResult(contract({}), { t: 1 })).toBe('t: 1');
   });
   it('warns (does not fail) when the result does not match output_schema', () => {
-    const c = contract({ output_schema: { type: 'object', required: ['temp'], properties: { temp: { type: 'number' } } } });
+    const c = contract({
+      output_schema: { type: 'object', required: ['temp'], properties: { temp: { type: 'number' } } },
+    });
     expect(checkOutput(c, { temp: 1 })).toEqual([]);
     const w = checkOutput(c, { temp: 'hot' });
     expect(w).toHaveLength(1);

@@ -3,7 +3,15 @@ import { countsAsFailure, mapCallError } from '../../src/runtime/map-error.js';
 import { ToolRunError } from '../../src/sandbox/tool-run-error.js';
 import { ToolboxError } from '../../src/errors.js';
 
-const limits = { timeoutMs: 1500, cpuSeconds: 10, memoryBytes: 512 * 1024 * 1024, processes: 64, fileSizeBytes: 16 << 20, openFiles: 256, outputBytes: 1 << 20 };
+const limits = {
+  timeoutMs: 1500,
+  cpuSeconds: 10,
+  memoryBytes: 512 * 1024 * 1024,
+  processes: 64,
+  fileSizeBytes: 16 << 20,
+  openFiles: 256,
+  outputBytes: 1 << 20,
+};
 
 describe('mapCallError', () => {
   it.each([
@@ -21,15 +29,26 @@ describe('mapCallError', () => {
   });
 
   it('timeout → tool_timeout exit 5 with the seconds and the ways to raise it', () => {
-    const e = mapCallError(new ToolRunError({ kind: 'limit', limit: 'timeout', message: 'x' }), 't', { aborted: false, limits });
+    const e = mapCallError(new ToolRunError({ kind: 'limit', limit: 'timeout', message: 'x' }), 't', {
+      aborted: false,
+      limits,
+    });
     expect(e).toMatchObject({ code: 'tool_timeout', exitCode: 5 });
     expect(e.message).toMatch(/1\.5 s/);
     expect(e.hint).toMatch(/timeout:.*--timeout/s);
   });
 
   it('failed → tool_failed exit 4 with the tool message; traceback and logs in details', () => {
-    const e = mapCallError(new ToolRunError({ kind: 'failed', message: 'ValueError: bad', traceback: 'Traceback…', logs: 'printed' }), 't', { aborted: false });
-    expect(e).toMatchObject({ code: 'tool_failed', exitCode: 4, details: { traceback: 'Traceback…', logs: 'printed' } });
+    const e = mapCallError(
+      new ToolRunError({ kind: 'failed', message: 'ValueError: bad', traceback: 'Traceback…', logs: 'printed' }),
+      't',
+      { aborted: false },
+    );
+    expect(e).toMatchObject({
+      code: 'tool_failed',
+      exitCode: 4,
+      details: { traceback: 'Traceback…', logs: 'printed' },
+    });
     expect(e.message).toMatch(/ValueError: bad/);
   });
 
@@ -40,11 +59,18 @@ describe('mapCallError', () => {
     const c = mapCallError(new Error('whatever'), 't', { aborted: true });
     expect(c).toMatchObject({ code: 'cancelled', exitCode: 130 });
     expect(countsAsFailure(c)).toBe(false);
-    expect(mapCallError(new TypeError('oops'), 't', { aborted: false })).toMatchObject({ code: 'tool_failed', exitCode: 4 });
+    expect(mapCallError(new TypeError('oops'), 't', { aborted: false })).toMatchObject({
+      code: 'tool_failed',
+      exitCode: 4,
+    });
   });
 
   it('refusals and usage errors do not count against the breaker', () => {
-    for (const [code, exitCode] of [['circuit_open', 4], ['invalid_arguments', 2], ['permission_denied', 7]] as const) {
+    for (const [code, exitCode] of [
+      ['circuit_open', 4],
+      ['invalid_arguments', 2],
+      ['permission_denied', 7],
+    ] as const) {
       expect(countsAsFailure(new ToolboxError(code, 'x', { exitCode }))).toBe(false);
     }
   });

@@ -16,7 +16,11 @@ const S = 'schema:\n  type: object\n  properties:\n    name: { type: string }\n'
 
 function setup(contracts: Record<string, string>, opts: ConstructorParameters<typeof Runtime>[1] = {}) {
   const p = runProject(contracts);
-  const rt = new Runtime(resolveProject({ cwd: p.dir }), { longRunning: true, env: { PATH: process.env.PATH }, ...opts });
+  const rt = new Runtime(resolveProject({ cwd: p.dir }), {
+    longRunning: true,
+    env: { PATH: process.env.PATH },
+    ...opts,
+  });
   cleanups.push(p.cleanup, () => rt.close());
   return { p, rt };
 }
@@ -67,17 +71,32 @@ describe('Runtime (library API, long-running)', () => {
 
   it('throws ToolboxError with the documented codes and logs each call with via=library', async () => {
     const { p, rt } = setup({ a: pyTool('a', 'echo_args', S), boom: pyTool('boom', 'boom', S) });
-    await expect(rt.invoke({ id: 'a', args: { name: 5 } })).rejects.toMatchObject({ code: 'invalid_arguments', exitCode: 2 });
+    await expect(rt.invoke({ id: 'a', args: { name: 5 } })).rejects.toMatchObject({
+      code: 'invalid_arguments',
+      exitCode: 2,
+    });
     const err = await rt.invoke({ id: 'boom', args: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolboxError);
     expect(err).toMatchObject({ code: 'tool_failed', exitCode: 4 });
     expect(String((err as ToolboxError).details?.traceback)).toMatch(/ValueError/);
-    const lines = readFileSync(join(p.dir, '.toolbox', 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.tool, l.outcome, l.via])).toEqual([['a', 'invalid_arguments', 'library'], ['boom', 'tool_failed', 'library']]);
+    const lines = readFileSync(join(p.dir, '.toolbox', 'calls.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.tool, l.outcome, l.via])).toEqual([
+      ['a', 'invalid_arguments', 'library'],
+      ['boom', 'tool_failed', 'library'],
+    ]);
   });
 
   it('names parameters (not flags) in validation messages by default', async () => {
-    const { rt } = setup({ a: pyTool('a', 'echo_args', 'schema:\n  type: object\n  properties:\n    name: { type: string }\n  required: [name]\n') });
+    const { rt } = setup({
+      a: pyTool(
+        'a',
+        'echo_args',
+        'schema:\n  type: object\n  properties:\n    name: { type: string }\n  required: [name]\n',
+      ),
+    });
     await expect(rt.invoke({ id: 'a', args: {} })).rejects.toThrow(/missing required argument 'name'/);
   });
 });

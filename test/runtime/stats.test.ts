@@ -9,8 +9,17 @@ let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
 const rec = (tool: string, ok: boolean, durationMs: number, extra: Partial<CallRecord> = {}): CallRecord => ({
-  ts: '2025-01-01T00:00:00.000Z', tool, ok, outcome: ok ? 'ok' : 'tool_failed', exitCode: ok ? 0 : 4,
-  loadMs: 10, runMs: durationMs - 10, durationMs, cacheHit: false, sandbox: 'bwrap', ...extra,
+  ts: '2025-01-01T00:00:00.000Z',
+  tool,
+  ok,
+  outcome: ok ? 'ok' : 'tool_failed',
+  exitCode: ok ? 0 : 4,
+  loadMs: 10,
+  runMs: durationMs - 10,
+  durationMs,
+  cacheHit: false,
+  sandbox: 'bwrap',
+  ...extra,
 });
 
 describe('percentile', () => {
@@ -32,9 +41,29 @@ describe('summarise', () => {
       rec('b', true, 50, { loadMs: 30 }),
     ];
     const [a, b] = summarise(records);
-    expect(a).toMatchObject({ tool: 'a', calls: 20, ok: 19, successRate: 0.95, p50Ms: 109, p95Ms: 118, coldLoadMs: 10, cacheHitRate: 0.95, breaker: 'closed', errors: { tool_failed: 1 } });
+    expect(a).toMatchObject({
+      tool: 'a',
+      calls: 20,
+      ok: 19,
+      successRate: 0.95,
+      p50Ms: 109,
+      p95Ms: 118,
+      coldLoadMs: 10,
+      cacheHitRate: 0.95,
+      breaker: 'closed',
+      errors: { tool_failed: 1 },
+    });
     // A refused call (bad arguments) counts as a call but not in latency or cache numbers.
-    expect(b).toMatchObject({ tool: 'b', calls: 2, ok: 1, successRate: 0.5, p50Ms: 50, coldLoadMs: 30, cacheHitRate: 0, errors: { invalid_arguments: 1 } });
+    expect(b).toMatchObject({
+      tool: 'b',
+      calls: 2,
+      ok: 1,
+      successRate: 0.5,
+      p50Ms: 50,
+      coldLoadMs: 30,
+      cacheHitRate: 0,
+      errors: { invalid_arguments: 1 },
+    });
   });
 });
 

@@ -4,7 +4,11 @@ import type { ToolContract } from '../../src/contract/types.js';
 import type { ToolboxError } from '../../src/errors.js';
 
 const c: ToolContract = {
-  id: 't', name: 't', description: 'd', loader: 'command', loader_config: { argv: ['true'] },
+  id: 't',
+  name: 't',
+  description: 'd',
+  loader: 'command',
+  loader_config: { argv: ['true'] },
   schema: {
     type: 'object',
     properties: {
@@ -21,7 +25,11 @@ const c: ToolContract = {
 };
 
 const fail = (args: unknown, style?: 'flags' | 'params') => {
-  try { validateArgs(c, args, style); } catch (e) { return e as ToolboxError; }
+  try {
+    validateArgs(c, args, style);
+  } catch (e) {
+    return e as ToolboxError;
+  }
   throw new Error('expected a validation error');
 };
 

@@ -8,7 +8,9 @@ import { fixtureSpec, json, marker, onTier, processesWith } from './helpers.js';
 
 const tiers = await availableTiers();
 const cleanups: (() => void)[] = [];
-afterEach(() => { for (const c of cleanups.splice(0)) c(); });
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
 
 describe.each(tiers)('tier %s', (tier) => {
   const run = (spec: Parameters<typeof runSandboxed>[0]) => onTier(tier, () => runSandboxed(spec));
@@ -25,7 +27,9 @@ describe.each(tiers)('tier %s', (tier) => {
       expect(env.HOME).toBe(r.workDir);
       expect(env.TMPDIR).toBe(r.workDir);
       expect(env.PATH).toBeTruthy();
-      const extra = Object.keys(env).filter((k) => !['ALLOWED', 'HOME', 'TMPDIR', 'PATH', 'PWD', 'TOOLBOX_SANDBOX_ID'].includes(k));
+      const extra = Object.keys(env).filter(
+        (k) => !['ALLOWED', 'HOME', 'TMPDIR', 'PATH', 'PWD', 'TOOLBOX_SANDBOX_ID'].includes(k),
+      );
       expect(extra).toEqual([]);
     } finally {
       delete process.env.TOOLBOX_TEST_PARENT_SECRET;
@@ -42,19 +46,32 @@ describe.each(tiers)('tier %s', (tier) => {
 
   it('feeds stdin and removes the work dir afterwards', async () => {
     const py = await resolveInterpreter('python3');
-    const r = await run({ ...(await fixtureSpec('env.js')), command: py.path, readOnlyPaths: py.readOnlyPaths,
-      args: ['-c', 'import sys; print(sys.stdin.read().upper())'], stdin: 'héllo' });
+    const r = await run({
+      ...(await fixtureSpec('env.js')),
+      command: py.path,
+      readOnlyPaths: py.readOnlyPaths,
+      args: ['-c', 'import sys; print(sys.stdin.read().upper())'],
+      stdin: 'héllo',
+    });
     expect(r.stdout.trim()).toBe('HÉLLO');
     expect(existsSync(r.workDir)).toBe(false);
   });
 
   it('runs a tool from a 0700 folder (as mkdtemp makes them) bound read-only', async () => {
-    const p = tempProject({ 'my_tools/tool.py': 'import json, os\nprint(json.dumps({"uid": os.getuid(), "files": sorted(os.listdir(os.path.dirname(__file__)))}))\n', 'secret.env': 'X=1' });
+    const p = tempProject({
+      'my_tools/tool.py':
+        'import json, os\nprint(json.dumps({"uid": os.getuid(), "files": sorted(os.listdir(os.path.dirname(__file__)))}))\n',
+      'secret.env': 'X=1',
+    });
     cleanups.push(p.cleanup);
     chmodSync(p.dir, 0o700);
     const py = await resolveInterpreter('python3');
-    const r = await run({ ...(await fixtureSpec('env.js')), command: py.path, args: [`${p.dir}/my_tools/tool.py`],
-      readOnlyPaths: [p.dir, ...py.readOnlyPaths] });
+    const r = await run({
+      ...(await fixtureSpec('env.js')),
+      command: py.path,
+      args: [`${p.dir}/my_tools/tool.py`],
+      readOnlyPaths: [p.dir, ...py.readOnlyPaths],
+    });
     expect(r.stderr).toBe('');
     expect(json(r.stdout).files).toEqual(['tool.py']);
     expect(r.warnings ?? []).toEqual([]);

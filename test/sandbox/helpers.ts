@@ -9,7 +9,11 @@ import type { ResolvedLimits, SandboxSpec, SandboxTier } from '../../src/sandbox
 export const HOSTILE = join(REPO, 'test', 'fixtures', 'hostile');
 
 /** A spec running a hostile fixture: python (.py), node (.js) or sh (.sh), with the fixtures bound. */
-export async function fixtureSpec(file: string, args: string[] = [], over: Partial<SandboxSpec> & { limits?: Partial<ResolvedLimits> } = {}): Promise<SandboxSpec> {
+export async function fixtureSpec(
+  file: string,
+  args: string[] = [],
+  over: Partial<SandboxSpec> & { limits?: Partial<ResolvedLimits> } = {},
+): Promise<SandboxSpec> {
   const interp = file.endsWith('.py') ? 'python3' : file.endsWith('.js') ? 'node' : '/bin/sh';
   const r = await resolveInterpreter(interp);
   const { limits, readOnlyPaths, ...rest } = over;
@@ -28,8 +32,11 @@ export async function fixtureSpec(file: string, args: string[] = [], over: Parti
 export async function onTier<T>(tier: SandboxTier, fn: () => Promise<T>): Promise<T> {
   const prev = process.env.TOOLBOX_SANDBOX;
   process.env.TOOLBOX_SANDBOX = tier;
-  try { return await fn(); } finally {
-    if (prev === undefined) delete process.env.TOOLBOX_SANDBOX; else process.env.TOOLBOX_SANDBOX = prev;
+  try {
+    return await fn();
+  } finally {
+    if (prev === undefined) delete process.env.TOOLBOX_SANDBOX;
+    else process.env.TOOLBOX_SANDBOX = prev;
   }
 }
 
@@ -46,7 +53,9 @@ export function processesWith(mark: string): number[] {
       if (!readFileSync(`/proc/${name}/cmdline`).includes(mark)) continue;
       if (/^State:\s+Z/m.test(readFileSync(`/proc/${name}/status`, 'utf8'))) continue;
       pids.push(Number(name));
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   return pids;
 }

@@ -24,7 +24,10 @@ beforeAll(async () => {
   mkdirSync(join(secretDir, '.ssh'));
   writeFileSync(join(secretDir, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
   writeFileSync(join(secretDir, 'secret.txt'), 'TOPSECRET');
-  server = createServer((s) => { connections++; s.end('welcome\n'); });
+  server = createServer((s) => {
+    connections++;
+    s.end('welcome\n');
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as { port: number }).port;
 });
@@ -37,14 +40,23 @@ afterEach(() => {
   for (const m of marks.splice(0)) expect(processesWith(m)).toEqual([]);
 });
 
-function track(): string { const m = marker(); marks.push(m); return m; }
+function track(): string {
+  const m = marker();
+  marks.push(m);
+  return m;
+}
 
 describe.each(tiers)('tier %s', (tier) => {
   const run = (spec: Parameters<typeof runSandboxed>[0]) => onTier(tier, () => runSandboxed(spec));
 
   it('hides secrets on the file system exactly when the tier claims filesystem isolation', async () => {
     const info = await describeSandboxTier(tier);
-    const targets = [join(secretDir, 'secret.txt'), join(secretDir, '.ssh', 'id_ed25519'), '/root/.ssh', process.cwd() + '/package.json'];
+    const targets = [
+      join(secretDir, 'secret.txt'),
+      join(secretDir, '.ssh', 'id_ed25519'),
+      '/root/.ssh',
+      process.cwd() + '/package.json',
+    ];
     const r = await run(await fixtureSpec('read_secrets.py', targets));
     expect(r.exitCode).toBe(0);
     const out = json(r.stdout);
@@ -62,8 +74,11 @@ describe.each(tiers)('tier %s', (tier) => {
     const info = await describeSandboxTier(tier);
     // Without confinement (and as root) these writes would really land on the host: aim the weaker
     // tiers only at throwaway places.
-    const outside = [join(secretDir, 'pwned'), join(tmpdir(), `toolbox-pwned-${process.pid}`),
-      ...(info.isolates.filesystem ? ['/usr/pwned', join(process.cwd(), 'pwned')] : [])];
+    const outside = [
+      join(secretDir, 'pwned'),
+      join(tmpdir(), `toolbox-pwned-${process.pid}`),
+      ...(info.isolates.filesystem ? ['/usr/pwned', join(process.cwd(), 'pwned')] : []),
+    ];
     const r = await run(await fixtureSpec('write_outside.py', [...outside, 'inside.txt']));
     expect(r.exitCode).toBe(0);
     // Under bwrap /tmp is a private tmpfs: that write succeeds inside and vanishes with the call.
@@ -163,7 +178,9 @@ describe.each(tiers)('tier %s', (tier) => {
 describe.skipIf(!has('bwrap'))('tier bwrap only', () => {
   it('contains a real fork bomb and the machine stays usable', async () => {
     const m = track();
-    const r = await onTier('bwrap', async () => runSandboxed(await fixtureSpec('fork_bomb.sh', [m], { limits: { timeoutMs: 2000, processes: 32 } })));
+    const r = await onTier('bwrap', async () =>
+      runSandboxed(await fixtureSpec('fork_bomb.sh', [m], { limits: { timeoutMs: 2000, processes: 32 } })),
+    );
     expect(['timeout', 'processes']).toContain(r.limit);
     expect(processesWith(m)).toEqual([]);
     // The machine still forks fine.
@@ -184,25 +201,32 @@ describe.skipIf(!has('bwrap'))('tier bwrap only', () => {
   });
 
   it('caps the total size of what the tool writes (the work dir is a sized tmpfs)', async () => {
-    const r = await onTier('bwrap', async () => runSandboxed(await fixtureSpec('fill_disk.py', [], { limits: { fileSizeBytes: 1024 * 1024 } })));
+    const r = await onTier('bwrap', async () =>
+      runSandboxed(await fixtureSpec('fill_disk.py', [], { limits: { fileSizeBytes: 1024 * 1024 } })),
+    );
     const out = json(r.stdout);
     expect(out.errno).toBe(28); // ENOSPC
     expect(out.files).toBeLessThanOrEqual(64);
   });
 
-  it.skipIf(!root)('keeps uid 0 with a warning when a bound 0700 folder is too big to rebuild, still without capabilities or sysctl writes', async () => {
-    const big = mkdtempSync(join(tmpdir(), 'toolbox-big-'));
-    try {
-      for (let i = 0; i < 300; i++) writeFileSync(join(big, `f${i}`), '');
-      const r = await onTier('bwrap', async () => runSandboxed(await fixtureSpec('escape.sh', [], { readOnlyPaths: [big] })));
-      expect(r.warnings?.join(' ')).toMatch(/process limit is not enforced/);
-      expect(r.stdout).toContain('sysctl=blocked');
-      expect(r.stdout).toContain('mount=blocked');
-      expect(r.stdout).toMatch(/CapEff:\s+0+\n/);
-    } finally {
-      rmSync(big, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!root)(
+    'keeps uid 0 with a warning when a bound 0700 folder is too big to rebuild, still without capabilities or sysctl writes',
+    async () => {
+      const big = mkdtempSync(join(tmpdir(), 'toolbox-big-'));
+      try {
+        for (let i = 0; i < 300; i++) writeFileSync(join(big, `f${i}`), '');
+        const r = await onTier('bwrap', async () =>
+          runSandboxed(await fixtureSpec('escape.sh', [], { readOnlyPaths: [big] })),
+        );
+        expect(r.warnings?.join(' ')).toMatch(/process limit is not enforced/);
+        expect(r.stdout).toContain('sysctl=blocked');
+        expect(r.stdout).toContain('mount=blocked');
+        expect(r.stdout).toMatch(/CapEff:\s+0+\n/);
+      } finally {
+        rmSync(big, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.skipIf(!root)('runs the tool under a per-call uid as root', async () => {
     const r = await onTier('bwrap', async () => runSandboxed(await fixtureSpec('read_secrets.py', [])));

@@ -34,8 +34,15 @@ describe('probeSandbox', () => {
     const err = await onTier('chroot' as never, () => probeSandbox()).catch((e) => e);
     expect(err).toBeInstanceOf(ToolboxError);
     expect([err.code, err.exitCode]).toEqual(['sandbox_unknown_tier', 3]);
-    const facts: ProbeFacts = { key: 'k', tools: {}, works: { bwrap: false, unshare: false, none: true }, reasons: { bwrap: 'bwrap (bubblewrap) is not installed' } };
-    expect(() => chooseTier(facts, 'bwrap')).toThrow(expect.objectContaining({ code: 'sandbox_unavailable', exitCode: 3 }));
+    const facts: ProbeFacts = {
+      key: 'k',
+      tools: {},
+      works: { bwrap: false, unshare: false, none: true },
+      reasons: { bwrap: 'bwrap (bubblewrap) is not installed' },
+    };
+    expect(() => chooseTier(facts, 'bwrap')).toThrow(
+      expect.objectContaining({ code: 'sandbox_unavailable', exitCode: 3 }),
+    );
     expect(chooseTier(facts, undefined)).toBe('none');
   });
 

@@ -44,7 +44,9 @@ describe.each(tiers)('tier %s', (tier) => {
   it('is killed through the abort signal', async () => {
     const m = marker();
     const ac = new AbortController();
-    const p = await onTier(tier, async () => startSandboxed(await fixtureSpec('echo_worker.py', [m], { signal: ac.signal })));
+    const p = await onTier(tier, async () =>
+      startSandboxed(await fixtureSpec('echo_worker.py', [m], { signal: ac.signal })),
+    );
     p.stdin.write('x\n');
     await readLine(p.stdout);
     ac.abort();

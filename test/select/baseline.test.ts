@@ -13,10 +13,21 @@ import { contractId } from '../../bench/convert-sets.mjs';
 const SHARED = process.env.TOOLBOX_BENCH_SHARED ?? join(REPO, '..', 'shared', 'bench');
 const SCRIPT = join(SHARED, 'bm25_baseline.py');
 const MINI = join(REPO, 'test', 'fixtures', 'select', 'mini-set');
-const hasPython = (() => { try { execFileSync('python3', ['--version']); return true; } catch { return false; } })();
+const hasPython = (() => {
+  try {
+    execFileSync('python3', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 type Tool = { id: string; name: string; description?: string; parameters?: Record<string, unknown> };
-const jl = <T>(p: string): T[] => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+const jl = <T>(p: string): T[] =>
+  readFileSync(p, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 
 /** The script's own functions, imported from Python: metrics and top-10 rankings of ndp+split. */
 function python(setDir: string): { metrics: Record<string, number>; rankings: string[][] } {
@@ -31,7 +42,13 @@ bm = b.BM25(docs)
 ids = [t['id'] for t in tools]
 print(json.dumps({'metrics': m, 'rankings': [[ids[i] for i in bm.rank(b.tokenize(q['query'], True), 10)] for q in queries]}))
 `;
-  return JSON.parse(execFileSync('python3', ['-c', code, SHARED, setDir], { encoding: 'utf8', env: { ...process.env, PYTHONHASHSEED: '0' }, maxBuffer: 64 << 20 }));
+  return JSON.parse(
+    execFileSync('python3', ['-c', code, SHARED, setDir], {
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONHASHSEED: '0' },
+      maxBuffer: 64 << 20,
+    }),
+  );
 }
 
 let proj: ReturnType<typeof tempProject> | undefined;
@@ -45,10 +62,23 @@ function convert(setDir: string) {
   tools.forEach((t, i) => {
     const id = contractId(t.id) as string;
     const schema = t.parameters && Object.keys(t.parameters).length ? t.parameters : { type: 'object', properties: {} };
-    proj!.write(`tool_registry/${String(i).padStart(width, '0')}_${id}.yaml`, stringify({ id, name: t.name, description: t.description ?? '', schema, loader: 'command', loader_config: { argv: ['true'] } }));
+    proj!.write(
+      `tool_registry/${String(i).padStart(width, '0')}_${id}.yaml`,
+      stringify({
+        id,
+        name: t.name,
+        description: t.description ?? '',
+        schema,
+        loader: 'command',
+        loader_config: { argv: ['true'] },
+      }),
+    );
   });
   const cases = jl<{ query: string; relevant: string[] }>(join(setDir, 'queries.jsonl'));
-  proj.write('cases.jsonl', cases.map((q) => JSON.stringify({ query: q.query, relevant: q.relevant.map((r) => contractId(r)) })).join('\n'));
+  proj.write(
+    'cases.jsonl',
+    cases.map((q) => JSON.stringify({ query: q.query, relevant: q.relevant.map((r) => contractId(r)) })).join('\n'),
+  );
   return { tools, cases, dir: proj.dir };
 }
 
@@ -58,18 +88,39 @@ async function compare(setDir: string) {
   const r = await cli(['eval', 'cases.jsonl', '--ranker', 'bm25-baseline', '--json'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   const m = r.json.metrics;
-  for (const [ours, theirs] of [['r@1', 'R@1'], ['r@5', 'R@5'], ['r@10', 'R@10'], ['p@1', 'P@1'], ['ndcg@10', 'NDCG@10']] as const) {
+  for (const [ours, theirs] of [
+    ['r@1', 'R@1'],
+    ['r@5', 'R@5'],
+    ['r@10', 'R@10'],
+    ['p@1', 'P@1'],
+    ['ndcg@10', 'NDCG@10'],
+  ] as const) {
     expect(Math.abs(m[ours] - py.metrics[theirs]!), ours).toBeLessThan(1e-9);
   }
   // MRR is not in the script: derive it from the script's own rankings.
-  const mrr = py.rankings.reduce((a, rk, i) => {
-    const k = rk.findIndex((id) => cases[i]!.relevant.includes(id));
-    return a + (k >= 0 ? 1 / (k + 1) : 0);
-  }, 0) / cases.length;
+  const mrr =
+    py.rankings.reduce((a, rk, i) => {
+      const k = rk.findIndex((id) => cases[i]!.relevant.includes(id));
+      return a + (k >= 0 ? 1 / (k + 1) : 0);
+    }, 0) / cases.length;
   expect(Math.abs(m.mrr - mrr)).toBeLessThan(1e-9);
   // And the rankings themselves, query by query.
-  const ranker = new BaselineRanker(tools.map((t) => ({ id: t.id, name: t.name, description: t.description ?? '', schema: t.parameters ?? {}, loader: 'command', loader_config: {} })));
-  cases.forEach((q, i) => expect(ranker.rank(q.query, 10).map((k) => tools[k]!.id), q.query).toEqual(py.rankings[i]));
+  const ranker = new BaselineRanker(
+    tools.map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description ?? '',
+      schema: t.parameters ?? {},
+      loader: 'command',
+      loader_config: {},
+    })),
+  );
+  cases.forEach((q, i) =>
+    expect(
+      ranker.rank(q.query, 10).map((k) => tools[k]!.id),
+      q.query,
+    ).toEqual(py.rankings[i]),
+  );
 }
 
 describe.skipIf(!hasPython || !existsSync(SCRIPT))('eval --ranker bm25-baseline against bm25_baseline.py', () => {
@@ -77,7 +128,11 @@ describe.skipIf(!hasPython || !existsSync(SCRIPT))('eval --ranker bm25-baseline 
     await compare(MINI);
   });
 
-  it.skipIf(!existsSync(join(SHARED, 'metatool', 'tools.jsonl')))('matches on the shared metatool set', async () => {
-    await compare(join(SHARED, 'metatool'));
-  }, 120_000);
+  it.skipIf(!existsSync(join(SHARED, 'metatool', 'tools.jsonl')))(
+    'matches on the shared metatool set',
+    async () => {
+      await compare(join(SHARED, 'metatool'));
+    },
+    120_000,
+  );
 });

@@ -10,7 +10,15 @@ import { selectTools } from '../../src/select/index.js';
 import { fixtureContract, fixtureProject } from './fixture.js';
 
 const DIM = 64;
-const CONCEPT: Record<string, string> = { umbrella: 'weather', rain: 'weather', forecast: 'weather', weather: 'weather', mail: 'email', email: 'email', letter: 'email' };
+const CONCEPT: Record<string, string> = {
+  umbrella: 'weather',
+  rain: 'weather',
+  forecast: 'weather',
+  weather: 'weather',
+  mail: 'email',
+  email: 'email',
+  letter: 'email',
+};
 function vector(text: string): number[] {
   const v = new Array<number>(DIM).fill(0);
   for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) {
@@ -30,11 +38,19 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/embeddings') { res.writeHead(404).end(); return; }
+      if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
+        res.writeHead(404).end();
+        return;
+      }
       const { input } = JSON.parse(body) as { input: string[] };
       requests.push({ auth: req.headers.authorization, inputs: input });
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: input.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) })) }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: input.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) })),
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -43,8 +59,12 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 let fx: ReturnType<typeof fixtureProject>;
-afterEach(() => { fx?.cleanup(); requests.length = 0; });
-const config = (u: string) => `select:\n  embeddings:\n    url: ${u}\n    model: test-embed\n    api_key_env: EMB_KEY\n    weight: 1\n`;
+afterEach(() => {
+  fx?.cleanup();
+  requests.length = 0;
+});
+const config = (u: string) =>
+  `select:\n  embeddings:\n    url: ${u}\n    model: test-embed\n    api_key_env: EMB_KEY\n    weight: 1\n`;
 
 describe('dense retrieval fused with the lexical ranking', () => {
   it('is off unless configured', async () => {
@@ -73,7 +93,10 @@ describe('dense retrieval fused with the lexical ranking', () => {
     await selectTools(fx.project(), 'weather again');
     expect(requests.flatMap((r) => r.inputs)).toEqual(['weather again']);
     requests.length = 0;
-    writeFileSync(join(fx.dir, 'tool_registry', 'stock_price.yaml'), fixtureContract('stock_price').replace('ticker symbol', 'ticker symbol or company name'));
+    writeFileSync(
+      join(fx.dir, 'tool_registry', 'stock_price.yaml'),
+      fixtureContract('stock_price').replace('ticker symbol', 'ticker symbol or company name'),
+    );
     await selectTools(fx.project(), 'weather');
     expect(requests.flatMap((r) => r.inputs)).toHaveLength(1 + 1);
   });

@@ -17,4 +17,7 @@ export function fixtureContract(name: string): string {
   return readFileSync(join(FIXTURE_REGISTRY, `${name}.yaml`), 'utf8');
 }
 
-export const fixtureIds = () => readdirSync(FIXTURE_REGISTRY).map((f) => f.replace(/\.yaml$/, '')).sort();
+export const fixtureIds = () =>
+  readdirSync(FIXTURE_REGISTRY)
+    .map((f) => f.replace(/\.yaml$/, ''))
+    .sort();

@@ -15,7 +15,13 @@ describe('checkRouting', () => {
   it('warns at the example line and names the tool that won', async () => {
     fx = fixtureProject();
     // An example that is really about flights, on the stock tool.
-    fx.write('tool_registry/stock_price.yaml', fixtureContract('stock_price').replace('tags: [finance]', 'tags: [finance]\nexamples:\n  - share price of AAPL\n  - cheap flight fares from SFO to JFK'));
+    fx.write(
+      'tool_registry/stock_price.yaml',
+      fixtureContract('stock_price').replace(
+        'tags: [finance]',
+        'tags: [finance]\nexamples:\n  - share price of AAPL\n  - cheap flight fares from SFO to JFK',
+      ),
+    );
     const ds = await checkRouting(loadRegistry(fx.project()), { top: 1 });
     expect(ds).toHaveLength(1);
     const d = ds[0]!;

@@ -29,7 +29,10 @@ describe('selectTools on the fixture registry', () => {
     const byTerm = Object.fromEntries(top.why.map((w) => [w.term, w.fields]));
     expect(byTerm.weather).toEqual(expect.arrayContaining(['description', 'tags', 'examples']));
     expect(byTerm.celsiu).toEqual(['enums']);
-    expect(top.score).toBeCloseTo(top.why.reduce((a, w) => a + w.score, 0), 4);
+    expect(top.score).toBeCloseTo(
+      top.why.reduce((a, w) => a + w.score, 0),
+      4,
+    );
     expect(sel.results.every((r, i, a) => i === 0 || a[i - 1]!.score >= r.score)).toBe(true);
   });
 
@@ -45,7 +48,9 @@ describe('selectTools on the fixture registry', () => {
     const q = 'delete the user account';
     expect((await selectTools(fx.project(), q)).results.map((r) => r.id)).not.toContain('delete_user');
     expect(await first(q, { caller: { role: 'admin' } })).toBe('delete_user');
-    expect((await selectTools(fx.project(), q, { caller: { role: 'guest' } })).results.map((r) => r.id)).not.toContain('delete_user');
+    expect((await selectTools(fx.project(), q, { caller: { role: 'guest' } })).results.map((r) => r.id)).not.toContain(
+      'delete_user',
+    );
     // Policy in the config: only 'mailer' may send email.
     fx.write('toolbox.config.yaml', 'permissions:\n  tools:\n    send_email: [mailer]\n  users:\n    ann: [mailer]\n');
     expect(await first('send an email to my manager')).not.toBe('send_email');
@@ -55,7 +60,12 @@ describe('selectTools on the fixture registry', () => {
   it('tolerates broken contracts and names them in one warning', async () => {
     fx = fixtureProject();
     fx.write('tool_registry/bad_yaml.yaml', 'id: bad_yaml\nname: [unclosed\n');
-    fx.write('tool_registry/bad_schema.yaml', fixtureContract('stock_price').replace('id: stock_price', 'id: bad_schema').replace('type: object', 'type: objekt'));
+    fx.write(
+      'tool_registry/bad_schema.yaml',
+      fixtureContract('stock_price')
+        .replace('id: stock_price', 'id: bad_schema')
+        .replace('type: object', 'type: objekt'),
+    );
     const sel = await selectTools(fx.project(), 'stock price of AAPL');
     expect(sel.results[0]!.id).toBe('stock_price');
     expect(sel.warnings).toHaveLength(1);
@@ -83,7 +93,13 @@ describe('the on-disk index', () => {
 
     // Edit one contract: only it is analysed again, and the edit is searchable.
     const file = join(fx.dir, 'tool_registry', 'stock_price.yaml');
-    writeFileSync(file, fixtureContract('stock_price').replace('Look up the latest share price', 'Look up the latest share price and dividend yield'));
+    writeFileSync(
+      file,
+      fixtureContract('stock_price').replace(
+        'Look up the latest share price',
+        'Look up the latest share price and dividend yield',
+      ),
+    );
     const edited = await openSelector(fx.project());
     expect(edited.index.rebuilt).toBe(1);
     expect((await edited.rank('dividend yield')).results[0]!.id).toBe('stock_price');

@@ -5,7 +5,14 @@ import { stem } from '../../src/select/stem.js';
 describe('tokenize', () => {
   it('splits snake_case, camelCase, kebab-case, dotted ids and acronyms', () => {
     expect(terms('getWeatherByCity')).toEqual(['get', 'weather', 'citi']);
-    expect(terms('query_weather search-flights stock.price')).toEqual(['queri', 'weather', 'search', 'flight', 'stock', 'price']);
+    expect(terms('query_weather search-flights stock.price')).toEqual([
+      'queri',
+      'weather',
+      'search',
+      'flight',
+      'stock',
+      'price',
+    ]);
     expect(splitIdentifiers('HTTPServerError')).toBe('HTTP Server Error');
     expect(terms('the U.S. president')).toEqual(['us', 'presid']);
   });
@@ -45,7 +52,16 @@ describe('tokenize', () => {
   });
 
   it('stems like Porter', () => {
-    const cases: [string, string][] = [['caresses', 'caress'], ['ponies', 'poni'], ['agreed', 'agre'], ['hopping', 'hop'], ['relational', 'relat'], ['generalization', 'gener'], ['forecasting', 'forecast'], ['weather', 'weather']];
+    const cases: [string, string][] = [
+      ['caresses', 'caress'],
+      ['ponies', 'poni'],
+      ['agreed', 'agre'],
+      ['hopping', 'hop'],
+      ['relational', 'relat'],
+      ['generalization', 'gener'],
+      ['forecasting', 'forecast'],
+      ['weather', 'weather'],
+    ];
     for (const [w, s] of cases) expect(stem(w), w).toBe(s);
   });
 });

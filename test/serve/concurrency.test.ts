@@ -9,7 +9,11 @@ import { serveProject } from './fixtures.js';
 const proj = serveProject();
 afterAll(() => proj.cleanup());
 
-interface Msg { id?: number; result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: unknown }
+interface Msg {
+  id?: number;
+  result?: { isError?: boolean; structuredContent?: Record<string, unknown> };
+  error?: unknown;
+}
 
 describe('toolbox serve under concurrent load (raw JSON-RPC over stdio)', () => {
   it('answers each of 20 parallel calls exactly once, the hung one with a timeout', async () => {
@@ -31,16 +35,30 @@ describe('toolbox serve under concurrent load (raw JSON-RPC over stdio)', () => 
     });
     const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
     const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n');
-    const until = (pred: () => boolean) => new Promise<void>((res) => { onMsg = () => { if (pred()) res(); }; onMsg(); });
+    const until = (pred: () => boolean) =>
+      new Promise<void>((res) => {
+        onMsg = () => {
+          if (pred()) res();
+        };
+        onMsg();
+      });
 
-    send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await until(() => seen.some((m) => m.id === 0));
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const HUNG = 13;
     for (let id = 1; id <= 20; id++) {
-      const params = id === HUNG
-        ? { name: 'slow_sleep', arguments: { seconds: 60 } }
-        : id % 2 ? { name: 'echo_text', arguments: { text: `call ${id}` } } : { name: 'add_numbers', arguments: { a: id, b: 0.5 } };
+      const params =
+        id === HUNG
+          ? { name: 'slow_sleep', arguments: { seconds: 60 } }
+          : id % 2
+            ? { name: 'echo_text', arguments: { text: `call ${id}` } }
+            : { name: 'add_numbers', arguments: { a: id, b: 0.5 } };
       send({ jsonrpc: '2.0', id, method: 'tools/call', params });
     }
     await until(() => new Set(seen.filter((m) => typeof m.id === 'number' && m.id > 0).map((m) => m.id)).size === 20);
@@ -65,20 +83,33 @@ describe('toolbox serve under concurrent load (raw JSON-RPC over stdio)', () => 
 });
 
 describe('Limiter', () => {
-  const gate = () => { let open!: () => void; const p = new Promise<void>((r) => { open = r; }); return { p, open }; };
+  const gate = () => {
+    let open!: () => void;
+    const p = new Promise<void>((r) => {
+      open = r;
+    });
+    return { p, open };
+  };
 
   it('runs at most maxActive at once, then the queued ones in order', async () => {
     const l = new Limiter(2, 10);
     const g = [gate(), gate(), gate()];
     const order: number[] = [];
-    const runs = g.map((x, i) => l.run(async () => { order.push(i); await x.p; return i; }));
+    const runs = g.map((x, i) =>
+      l.run(async () => {
+        order.push(i);
+        await x.p;
+        return i;
+      }),
+    );
     await Promise.resolve();
     expect(l.running).toBe(2);
     expect(l.queued).toBe(1);
     g[0]!.open();
     await runs[0];
     await expect.poll(() => order.length).toBe(3);
-    g[1]!.open(); g[2]!.open();
+    g[1]!.open();
+    g[2]!.open();
     expect(await Promise.all(runs)).toEqual([0, 1, 2]);
     expect(l.running).toBe(0);
   });

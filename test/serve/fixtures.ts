@@ -43,13 +43,32 @@ export function serveProject() {
     'serve_tools/__init__.py': '',
     'serve_tools/tools.py': TOOLS_PY,
     'data/hello.txt': 'hello from serve\n',
-    'tool_registry/echo_text.yaml': py('echo_text', 'echo', 'Repeat a text back unchanged. Use when the user wants an echo of their words.', ECHO_SCHEMA),
-    'tool_registry/add_numbers.yaml': py('add_numbers', 'add', 'Add two numbers and return the sum. Use for arithmetic addition of two numbers.',
-      '  type: object\n  properties:\n    a: { type: number, description: first addend }\n    b: { type: number, description: second addend }\n  required: [a, b]\n  additionalProperties: false'),
-    'tool_registry/slow_sleep.yaml': py('slow_sleep', 'slow', 'Sleep for some seconds, then answer. Use to test hung tools and timeouts.',
-      '  type: object\n  properties:\n    seconds: { type: number, description: how long to sleep }\n  required: [seconds]', 'timeout: 1\n'),
-    'tool_registry/admin_secret.yaml': py('admin_secret', 'echo', 'Reveal the admin secret text. Use only for administrators managing secrets.', ECHO_SCHEMA,
-      'permissions:\n  roles: [admin]\n'),
+    'tool_registry/echo_text.yaml': py(
+      'echo_text',
+      'echo',
+      'Repeat a text back unchanged. Use when the user wants an echo of their words.',
+      ECHO_SCHEMA,
+    ),
+    'tool_registry/add_numbers.yaml': py(
+      'add_numbers',
+      'add',
+      'Add two numbers and return the sum. Use for arithmetic addition of two numbers.',
+      '  type: object\n  properties:\n    a: { type: number, description: first addend }\n    b: { type: number, description: second addend }\n  required: [a, b]\n  additionalProperties: false',
+    ),
+    'tool_registry/slow_sleep.yaml': py(
+      'slow_sleep',
+      'slow',
+      'Sleep for some seconds, then answer. Use to test hung tools and timeouts.',
+      '  type: object\n  properties:\n    seconds: { type: number, description: how long to sleep }\n  required: [seconds]',
+      'timeout: 1\n',
+    ),
+    'tool_registry/admin_secret.yaml': py(
+      'admin_secret',
+      'echo',
+      'Reveal the admin secret text. Use only for administrators managing secrets.',
+      ECHO_SCHEMA,
+      'permissions:\n  roles: [admin]\n',
+    ),
     'tool_registry/list_data_files.yaml': `id: list_data_files
 name: List data files
 description: List the files of the data folder through an MCP filesystem server. Use to see which data files exist.
@@ -82,7 +101,9 @@ export async function stdioClient(registry: string, extraArgs: string[] = [], cw
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (c: Buffer) => { stderr += c; });
+  transport.stderr?.on('data', (c: Buffer) => {
+    stderr += c;
+  });
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }
@@ -95,11 +116,17 @@ export async function httpServe(registry: string, extraArgs: string[] = []) {
   });
   let out = '';
   let err = '';
-  child.stderr.on('data', (c: Buffer) => { err += c; });
+  child.stderr.on('data', (c: Buffer) => {
+    err += c;
+  });
   const url = await new Promise<string>((res, rej) => {
     child.stdout.on('data', (c: Buffer) => {
       out += c;
-      try { res((JSON.parse(out) as { url: string }).url); } catch { /* not complete yet */ }
+      try {
+        res((JSON.parse(out) as { url: string }).url);
+      } catch {
+        /* not complete yet */
+      }
     });
     child.once('exit', (code) => rej(new Error(`serve exited ${code}: ${err}`)));
   });
@@ -114,13 +141,16 @@ export function processesMentioning(needle: string): number[] {
     if (!/^\d+$/.test(name)) continue;
     try {
       if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(needle)) pids.push(Number(name));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return pids;
 }
 
 /** The structured toolbox error of an isError result. */
-export const errCode = (r: { structuredContent?: unknown }) => (r.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
+export const errCode = (r: { structuredContent?: unknown }) =>
+  (r.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
 
 function stat(pid: number): { ppid: number; state: string } | undefined {
   try {
@@ -142,7 +172,12 @@ export function descendants(root: number): number[] {
     children.set(st.ppid, [...(children.get(st.ppid) ?? []), Number(name)]);
   }
   const out: number[] = [];
-  const walk = (p: number) => { for (const c of children.get(p) ?? []) { out.push(c); walk(c); } };
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
   walk(root);
   return out;
 }

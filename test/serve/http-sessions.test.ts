@@ -19,22 +19,49 @@ interface Running {
   stop(): Promise<void>;
 }
 let running: Running | undefined;
-afterEach(async () => { await running?.stop(); running = undefined; });
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+});
 
 async function start(opts: { sessionIdleMs?: number; maxSessions?: number }): Promise<Running> {
   const project = resolveProject({ cwd: proj.dir, registry: proj.registry });
-  const core = new ServeCore(project, { expose: 'search', caller: {}, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' }, ...opts });
+  const core = new ServeCore(project, {
+    expose: 'search',
+    caller: {},
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+    ...opts,
+  });
   const ended: string[] = [];
   const endSession = core.endSession.bind(core);
-  core.endSession = (s: string) => { ended.push(s); endSession(s); };
+  core.endSession = (s: string) => {
+    ended.push(s);
+    endSession(s);
+  };
   const closed: Running['closed'] = [];
   const ac = new AbortController();
   let done!: Promise<void>;
   const url = await new Promise<string>((res, rej) => {
-    done = serveHttp(core, { port: 0, host: '127.0.0.1', signal: ac.signal, onListening: res, onSessionClosed: (id, reason) => closed.push({ id, reason }) });
+    done = serveHttp(core, {
+      port: 0,
+      host: '127.0.0.1',
+      signal: ac.signal,
+      onListening: res,
+      onSessionClosed: (id, reason) => closed.push({ id, reason }),
+    });
     done.catch(rej);
   });
-  return { url, core, ended, closed, stop: async () => { ac.abort(); await done; await core.close(); } };
+  return {
+    url,
+    core,
+    ended,
+    closed,
+    stop: async () => {
+      ac.abort();
+      await done;
+      await core.close();
+    },
+  };
 }
 
 async function connect(url: string) {
@@ -63,7 +90,10 @@ describe('serve --http sessions', () => {
     expect(running.ended).toHaveLength(1);
     expect(running.ended[0]).toMatch(/^mcp-/);
 
-    const err = await a.client.listTools().then(() => 'no error', (e: unknown) => e);
+    const err = await a.client.listTools().then(
+      () => 'no error',
+      (e: unknown) => e,
+    );
     expect(status(err)).toBe(404);
     expect(String((err as Error).message)).toMatch(/Session not found/);
 
@@ -116,7 +146,12 @@ describe('serve --http sessions', () => {
     const res = await fetch(running.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBeTruthy();

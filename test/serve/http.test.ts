@@ -19,8 +19,13 @@ async function connect(url: string) {
 
 describe('toolbox serve --http (search)', () => {
   let srv: Awaited<ReturnType<typeof httpServe>>;
-  beforeAll(async () => { srv = await httpServe(proj.registry); });
-  afterAll(async () => { srv.child.kill('SIGTERM'); await srv.exited; });
+  beforeAll(async () => {
+    srv = await httpServe(proj.registry);
+  });
+  afterAll(async () => {
+    srv.child.kill('SIGTERM');
+    await srv.exited;
+  });
 
   it('listens on 127.0.0.1 and prints one JSON document with its URL', async () => {
     expect(srv.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
@@ -32,7 +37,9 @@ describe('toolbox serve --http (search)', () => {
     const a = await connect(srv.url);
     const b = await connect(srv.url);
     let changed = 0;
-    a.setNotificationHandler(ToolListChangedNotificationSchema, async () => { changed++; });
+    a.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed++;
+    });
     const found = await a.callTool({ name: 'search_tools', arguments: { query: 'repeat text echo' } });
     expect((found.structuredContent as { tools: { name: string }[] }).tools[0]!.name).toBe('echo_text');
     expect((await a.listTools()).tools.map((t) => t.name)).toContain('echo_text');
@@ -50,9 +57,32 @@ describe('toolbox serve --http (search)', () => {
     const { request } = await import('node:http');
     const u = new URL(srv.url);
     const status = await new Promise<number>((res, rej) => {
-      const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (r) => { r.resume(); res(r.statusCode!); });
+      const req = request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: 'POST',
+          headers: {
+            host: 'evil.example:80',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (r) => {
+          r.resume();
+          res(r.statusCode!);
+        },
+      );
       req.on('error', rej);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      );
     });
     expect(status).toBe(403);
   });
@@ -67,7 +97,9 @@ describe('toolbox serve --http --host 0.0.0.0', () => {
       const err = srv.stderr();
       expect(err).toMatch(/WARNING: .*every network interface.*NO AUTHENTICATION/);
       expect(err).toContain(srv.url);
-      expect(err).toMatch(/Anyone who can reach this port can find and call all 4 tools \(through search_tools and call_tool\)/);
+      expect(err).toMatch(
+        /Anyone who can reach this port can find and call all 4 tools \(through search_tools and call_tool\)/,
+      );
       expect(err).toMatch(/--host 127\.0\.0\.1/);
       expect(err).toMatch(/reverse proxy that authenticates/);
       // It is really reachable (not only on loopback): the warning is not a false alarm.
@@ -89,9 +121,11 @@ describe('toolbox serve --http --expose all', () => {
       const c = await connect(srv.url);
       const names = (await c.listTools()).tools.map((t) => t.name).sort();
       expect(names).toEqual(['add_numbers', 'echo_text', 'list_data_files', 'slow_sleep']);
-      const calls = Array.from({ length: 20 }, (_, i) => i === 7
-        ? c.callTool({ name: 'slow_sleep', arguments: { seconds: 30 } })
-        : c.callTool({ name: 'add_numbers', arguments: { a: i, b: 1000 } }));
+      const calls = Array.from({ length: 20 }, (_, i) =>
+        i === 7
+          ? c.callTool({ name: 'slow_sleep', arguments: { seconds: 30 } })
+          : c.callTool({ name: 'add_numbers', arguments: { a: i, b: 1000 } }),
+      );
       const results = await Promise.all(calls);
       results.forEach((r, i) => {
         if (i === 7) expect(errCode(r)).toBe('tool_timeout');
@@ -106,8 +140,13 @@ describe('toolbox serve --http --expose all', () => {
         expect(imp.code).toBe(0);
         const ids = (imp.json.tools as { id: string }[]).map((t) => t.id).sort();
         expect(ids).toEqual(['remote_add_numbers', 'remote_echo_text', 'remote_list_data_files', 'remote_slow_sleep']);
-        const file = (imp.json.tools as { id: string; file: string }[]).find((t) => t.id === 'remote_add_numbers')!.file;
-        expect((parse(readFileSync(file, 'utf8')) as { loader_config: unknown }).loader_config).toEqual({ url: srv.url, tool: 'add_numbers' });
+        const file = (imp.json.tools as { id: string; file: string }[]).find(
+          (t) => t.id === 'remote_add_numbers',
+        )!.file;
+        expect((parse(readFileSync(file, 'utf8')) as { loader_config: unknown }).loader_config).toEqual({
+          url: srv.url,
+          tool: 'add_numbers',
+        });
         const run = await cli(['run', 'remote_add_numbers', '--a', '2', '--b', '3', '--json'], { cwd: other.dir });
         expect(run.code).toBe(0);
         expect(run.json.result).toEqual({ sum: 5 });

@@ -12,9 +12,13 @@ describe('toolbox serve --expose search (stdio)', () => {
   let changed = 0;
   beforeAll(async () => {
     c = await stdioClient(proj.registry);
-    c.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => { changed++; });
+    c.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed++;
+    });
   });
-  afterAll(async () => { await c.client.close(); });
+  afterAll(async () => {
+    await c.client.close();
+  });
 
   it('lists only search_tools and call_tool, however many tools the registry has', async () => {
     const names = (await c.client.listTools()).tools.map((t) => t.name);
@@ -24,7 +28,9 @@ describe('toolbox serve --expose search (stdio)', () => {
   it('search_tools returns full definitions, announces list_changed, and found tools become callable', async () => {
     const r = await c.client.callTool({ name: 'search_tools', arguments: { query: 'add two numbers sum', top: 2 } });
     expect(r.isError).toBeFalsy();
-    const tools = (r.structuredContent as { tools: { name: string; description: string; inputSchema: { type: string } }[] }).tools;
+    const tools = (
+      r.structuredContent as { tools: { name: string; description: string; inputSchema: { type: string } }[] }
+    ).tools;
     expect(tools[0]!.name).toBe('add_numbers');
     expect(tools[0]!.inputSchema.type).toBe('object');
     expect(tools[0]!.description).toMatch(/sum/);
@@ -37,16 +43,25 @@ describe('toolbox serve --expose search (stdio)', () => {
   });
 
   it('call_tool calls a tool that was never found, still validating its arguments', async () => {
-    const ok = await c.client.callTool({ name: 'call_tool', arguments: { id: 'echo_text', arguments: { text: 'hi there' } } });
+    const ok = await c.client.callTool({
+      name: 'call_tool',
+      arguments: { id: 'echo_text', arguments: { text: 'hi there' } },
+    });
     expect(ok.isError).toBeFalsy();
     expect(JSON.stringify(ok.content)).toContain('hi there');
-    const bad = await c.client.callTool({ name: 'call_tool', arguments: { id: 'echo_text', arguments: { text: 5, extra: true } } });
+    const bad = await c.client.callTool({
+      name: 'call_tool',
+      arguments: { id: 'echo_text', arguments: { text: 5, extra: true } },
+    });
     expect(bad.isError).toBe(true);
     expect(errCode(bad)).toBe('invalid_arguments');
   });
 
   it('permission denial and unknown tools come back as isError results, not protocol errors', async () => {
-    const denied = await c.client.callTool({ name: 'call_tool', arguments: { id: 'admin_secret', arguments: { text: 'x' } } });
+    const denied = await c.client.callTool({
+      name: 'call_tool',
+      arguments: { id: 'admin_secret', arguments: { text: 'x' } },
+    });
     expect(denied.isError).toBe(true);
     expect(errCode(denied)).toBe('permission_denied');
     const direct = await c.client.callTool({ name: 'admin_secret', arguments: { text: 'x' } });
@@ -64,7 +79,10 @@ describe('toolbox serve --expose search (stdio)', () => {
   });
 
   it('a hung tool ends at its timeout as an isError result', async () => {
-    const r = await c.client.callTool({ name: 'call_tool', arguments: { id: 'slow_sleep', arguments: { seconds: 30 } } });
+    const r = await c.client.callTool({
+      name: 'call_tool',
+      arguments: { id: 'slow_sleep', arguments: { seconds: 30 } },
+    });
     expect(r.isError).toBe(true);
     expect(errCode(r)).toBe('tool_timeout');
   });

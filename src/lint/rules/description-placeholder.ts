@@ -8,7 +8,10 @@ const PATTERNS: { re: RegExp; label: string }[] = [
   { re: /\b[xX]{3,}\b/, label: 'xxx' },
   { re: /\blorem\b|\bipsum\b/i, label: 'lorem ipsum' },
   { re: /(待定|待补充|待填写|待完善|待添加|占位符?|此处填写|这里填写)/, label: '$1' },
-  { re: /\b(description goes here|add (a )?description|your description|describe (your|the) tool|placeholder)\b/i, label: '$1' },
+  {
+    re: /\b(description goes here|add (a )?description|your description|describe (your|the) tool|placeholder)\b/i,
+    label: '$1',
+  },
   { re: /^\s*(\.\.\.|…|-|\?+|n\/a)\s*$/i, label: 'only "$1"' },
 ];
 
@@ -34,7 +37,11 @@ export const rule: LintRule = {
       { path: ['description'], what: 'description', text: ctx.data.description },
     ];
     for (const p of collectParams(ctx.data)) {
-      targets.push({ path: [...p.path, 'description'], what: `description of parameter '${p.name}'`, text: p.schema.description });
+      targets.push({
+        path: [...p.path, 'description'],
+        what: `description of parameter '${p.name}'`,
+        text: p.schema.description,
+      });
     }
     for (const t of targets) {
       if (typeof t.text !== 'string') continue;

@@ -1,7 +1,12 @@
 import type { LintFile, LintRule } from '../types.js';
 import { terms } from '../text.js';
 
-interface Vec { file: LintFile; id: string; weights: Map<string, number>; norm: number }
+interface Vec {
+  file: LintFile;
+  id: string;
+  weights: Map<string, number>;
+  norm: number;
+}
 
 function vectorOf(file: LintFile): Vec | undefined {
   const d = file.data.description;
@@ -20,7 +25,9 @@ function vectorOf(file: LintFile): Vec | undefined {
  */
 export function similarPairs(vecs: Vec[], threshold: number): { a: Vec; b: Vec; sim: number }[] {
   const postings = new Map<string, number[]>();
-  vecs.forEach((v, i) => { for (const t of v.weights.keys()) (postings.get(t) ?? postings.set(t, []).get(t)!).push(i); });
+  vecs.forEach((v, i) => {
+    for (const t of v.weights.keys()) (postings.get(t) ?? postings.set(t, []).get(t)!).push(i);
+  });
   const out: { a: Vec; b: Vec; sim: number }[] = [];
   for (let j = 0; j < vecs.length; j++) {
     const b = vecs[j]!;
@@ -46,7 +53,7 @@ export const rule: LintRule = {
     id: 'description-similar',
     description: 'Two tools have descriptions too alike for a selector to tell apart.',
     severity: 'warning',
-    docs: 'Similarity is the cosine of the two descriptions\' term vectors (words, stemmed, stop words removed). Say what distinguishes each tool: its input, output, data source or when to use it.',
+    docs: "Similarity is the cosine of the two descriptions' term vectors (words, stemmed, stop words removed). Say what distinguishes each tool: its input, output, data source or when to use it.",
     options: { threshold: 0.8 },
   },
   checkAll(ctx) {

@@ -19,7 +19,7 @@ export const rule: LintRule = {
     ctx.report({
       path: ['description'],
       message: `description is too long (${len} characters, at most ${max}; a CJK character counts 3)`,
-      hint: 'Keep what the tool does and when to use it; move details into the parameters\' descriptions.',
+      hint: "Keep what the tool does and when to use it; move details into the parameters' descriptions.",
     });
   },
 };

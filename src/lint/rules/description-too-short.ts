@@ -18,9 +18,10 @@ export const rule: LintRule = {
     if (len >= min) return;
     ctx.report({
       path: ['description'],
-      message: len === 0
-        ? 'description is empty: the selector has nothing to match queries against'
-        : `description is too short (${len} of at least ${min} characters; a CJK character counts 3)`,
+      message:
+        len === 0
+          ? 'description is empty: the selector has nothing to match queries against'
+          : `description is too short (${len} of at least ${min} characters; a CJK character counts 3)`,
       hint: 'Say what the tool does, what it needs and when to use it, e.g. "Look up the current weather for a city. Use when the user asks about weather."',
     });
   },

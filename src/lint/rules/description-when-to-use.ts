@@ -10,7 +10,8 @@ const CUES_EN = [
   /\b(?:for example|e\.g\.|such as)[^.]{0,40}\b(?:asks?|wants?|needs?)\b/i,
 ];
 // 当 only as "当…时" (not 当前, 当地, 当天…), 若 not as 若干.
-const CUES_ZH = /当(?![前然地中天日年月即时下今])[^。！？]{1,30}(?:时|的时候)|用于|适用|适合|用来|时使用|时调用|时选用|的时候|如果|若(?!干)|用户(?:询问|想|要|需要|问|提到|请求|希望|让)|询问|问到|需要[^。！？]{0,20}时/;
+const CUES_ZH =
+  /当(?![前然地中天日年月即时下今])[^。！？]{1,30}(?:时|的时候)|用于|适用|适合|用来|时使用|时调用|时选用|的时候|如果|若(?!干)|用户(?:询问|想|要|需要|问|提到|请求|希望|让)|询问|问到|需要[^。！？]{0,20}时/;
 
 /** A description that says what the tool does but never when to use it. */
 export const rule: LintRule = {

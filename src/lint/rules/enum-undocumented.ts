@@ -40,7 +40,11 @@ export const rule: LintRule = {
     for (const p of collectParams(ctx.data)) {
       const missing = unexplained(p.schema);
       if (missing.length === 0) continue;
-      const shown = missing.slice(0, 5).map((v) => JSON.stringify(v)).join(', ') + (missing.length > 5 ? ', …' : '');
+      const shown =
+        missing
+          .slice(0, 5)
+          .map((v) => JSON.stringify(v))
+          .join(', ') + (missing.length > 5 ? ', …' : '');
       ctx.report({
         path: [...p.path, 'enum'],
         message: `enum of parameter '${p.name}' is not explained: the description does not mention ${shown}`,

@@ -43,7 +43,9 @@ async function loadFunction(root, modulePath, fnName) {
   } catch (e) {
     const notFound = e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(file);
     const kind = notFound ? 'module_not_found' : 'import_failed';
-    const message = notFound ? `module not found: ${file}` : `importing ${modulePath} failed: ${e?.name ?? 'Error'}: ${e?.message ?? e}`;
+    const message = notFound
+      ? `module not found: ${file}`
+      : `importing ${modulePath} failed: ${e?.name ?? 'Error'}: ${e?.message ?? e}`;
     return { error: fail(kind, e?.name ?? 'Error', message, e?.stack) };
   }
   let fn = mod[fnName];
@@ -54,7 +56,13 @@ async function loadFunction(root, modulePath, fnName) {
     if (mod.default && typeof mod.default === 'object') for (const k of Object.keys(mod.default)) names.add(k);
     const fns = [...names].filter((n) => typeof (mod[n] ?? mod.default?.[n]) === 'function').sort();
     const what = fn === undefined ? `has no export '${fnName}'` : `export '${fnName}' is not a function`;
-    return { error: fail('function_not_found', 'TypeError', `module ${modulePath} ${what} (function exports: ${fns.join(', ') || 'none'})`) };
+    return {
+      error: fail(
+        'function_not_found',
+        'TypeError',
+        `module ${modulePath} ${what} (function exports: ${fns.join(', ') || 'none'})`,
+      ),
+    };
   }
   return { fn };
 }
@@ -70,7 +78,14 @@ function encode(reply) {
     });
   } catch (e) {
     const safe = { id: reply.id, logs: reply.logs, cpu: reply.cpu };
-    return JSON.stringify({ ...safe, ...fail('not_serializable', e?.name ?? 'TypeError', `the export returned a result that cannot be sent as JSON: ${e?.message ?? e}`) });
+    return JSON.stringify({
+      ...safe,
+      ...fail(
+        'not_serializable',
+        e?.name ?? 'TypeError',
+        `the export returned a result that cannot be sent as JSON: ${e?.message ?? e}`,
+      ),
+    });
   }
 }
 
@@ -97,7 +112,10 @@ function writeAll(fd, text) {
   }
 }
 
-const cpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 
 async function oneShot() {
   const req = JSON.parse(readFileSync(0, 'utf8'));
@@ -112,13 +130,20 @@ async function worker() {
   const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })[Symbol.asyncIterator]();
   const send = (reply) => writeAll(1, RS + encode({ ...reply, cpu: cpuSeconds() }) + '\n');
-  const take = () => { const s = captured.parts.join('').slice(0, LOG_CAP); captured = { parts: [], size: 0 }; return s; };
+  const take = () => {
+    const s = captured.parts.join('').slice(0, LOG_CAP);
+    captured = { parts: [], size: 0 };
+    return s;
+  };
   captured = { parts: [], size: 0 };
   const first = await lines.next();
   if (first.done) return;
   const hello = JSON.parse(first.value);
   const { fn, error } = await loadFunction(hello.root, hello.module, hello.function);
-  if (error) { send({ ...error, logs: take() }); return; }
+  if (error) {
+    send({ ...error, logs: take() });
+    return;
+  }
   send({ ready: true, logs: take() });
   for (;;) {
     const next = await lines.next();

@@ -23,7 +23,12 @@ export function redactor(secrets: string[]): (s: string) => string {
  * argument missing is left out. GET and HEAD send no body. An object body is sent as JSON with the
  * argument's own type where a string is exactly `{{param}}`.
  */
-export function buildRequest(cfg: HttpConfig, args: Record<string, unknown>, env: Record<string, string>, redact: (s: string) => string): HttpRequest {
+export function buildRequest(
+  cfg: HttpConfig,
+  args: Record<string, unknown>,
+  env: Record<string, string>,
+  redact: (s: string) => string,
+): HttpRequest {
   const withEnv = (s: string) => fillEnv(s, env);
   const method = (cfg.method ?? (cfg.body === undefined ? 'GET' : 'POST')).toUpperCase();
   const raw = fill(withEnv(cfg.url), args, encodeURIComponent);
@@ -31,10 +36,14 @@ export function buildRequest(cfg: HttpConfig, args: Record<string, unknown>, env
   try {
     url = new URL(raw);
   } catch {
-    throw new ToolboxError('http_invalid_url', `loader_config.url is not a valid URL after substitution: ${redact(raw)}`, {
-      exitCode: ExitCode.registry,
-      hint: 'The URL template must start with http:// or https:// and a host; {{params}} are URL-encoded.',
-    });
+    throw new ToolboxError(
+      'http_invalid_url',
+      `loader_config.url is not a valid URL after substitution: ${redact(raw)}`,
+      {
+        exitCode: ExitCode.registry,
+        hint: 'The URL template must start with http:// or https:// and a host; {{params}} are URL-encoded.',
+      },
+    );
   }
   for (const [key, tpl] of Object.entries(cfg.query ?? {})) {
     const only = exactParam(tpl);
@@ -48,7 +57,9 @@ export function buildRequest(cfg: HttpConfig, args: Record<string, unknown>, env
   for (const [key, tpl] of Object.entries(cfg.headers ?? {})) headers[key.toLowerCase()] = fill(withEnv(tpl), args);
   for (const [k, v] of Object.entries(headers)) {
     if (/[\r\n]/.test(v)) {
-      throw new ToolboxError('http_invalid_header', `header '${k}' would contain a line break after substitution`, { exitCode: ExitCode.usage });
+      throw new ToolboxError('http_invalid_header', `header '${k}' would contain a line break after substitution`, {
+        exitCode: ExitCode.usage,
+      });
     }
   }
 

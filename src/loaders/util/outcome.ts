@@ -34,16 +34,27 @@ function size(bytes: number): string {
 /** Which limit stopped the tool, in words, with the value in force. */
 export function limitMessage(limit: LimitHit, limits: ResolvedLimits): string {
   switch (limit) {
-    case 'timeout': return `timed out after ${limits.timeoutMs / 1000}s`;
-    case 'cpu': return `CPU time limit of ${limits.cpuSeconds}s exceeded`;
-    case 'memory': return `memory limit of ${size(limits.memoryBytes)} exceeded`;
-    case 'output': return `output limit of ${size(limits.outputBytes)} exceeded`;
-    case 'file_size': return `file size limit of ${size(limits.fileSizeBytes)} exceeded`;
-    case 'processes': return `process limit of ${limits.processes} exceeded`;
+    case 'timeout':
+      return `timed out after ${limits.timeoutMs / 1000}s`;
+    case 'cpu':
+      return `CPU time limit of ${limits.cpuSeconds}s exceeded`;
+    case 'memory':
+      return `memory limit of ${size(limits.memoryBytes)} exceeded`;
+    case 'output':
+      return `output limit of ${size(limits.outputBytes)} exceeded`;
+    case 'file_size':
+      return `file size limit of ${size(limits.fileSizeBytes)} exceeded`;
+    case 'processes':
+      return `process limit of ${limits.processes} exceeded`;
   }
 }
 
-export function limitError(limit: LimitHit, limits: ResolvedLimits, tier: SandboxTier | undefined, logs?: string): ToolRunError {
+export function limitError(
+  limit: LimitHit,
+  limits: ResolvedLimits,
+  tier: SandboxTier | undefined,
+  logs?: string,
+): ToolRunError {
   return new ToolRunError({ kind: 'limit', limit, message: limitMessage(limit, limits), logs, tier });
 }
 
@@ -58,14 +69,24 @@ export function processFailure(res: SandboxResult, limits: ResolvedLimits, what:
   if (res.limit) return limitError(res.limit, limits, res.tier, logs);
   const how = res.signal ? `was killed by ${res.signal}` : `exited with code ${res.exitCode}`;
   const detail = tail(res.stderr || res.stdout, 1000);
-  return new ToolRunError({ kind: 'failed', message: `${what} ${how}${detail ? `: ${detail}` : ''}`, logs, tier: res.tier });
+  return new ToolRunError({
+    kind: 'failed',
+    message: `${what} ${how}${detail ? `: ${detail}` : ''}`,
+    logs,
+    tier: res.tier,
+  });
 }
 
 /**
  * Turn a runner's reply into the result, or throw: a missing module or function is the contract's
  * fault (exit 3, pointing at the contract file); anything the tool raised is a ToolRunError.
  */
-export function replyResult(reply: RunnerReply, entry: ToolEntry, tier: SandboxTier | undefined, logs: string | undefined): unknown {
+export function replyResult(
+  reply: RunnerReply,
+  entry: ToolEntry,
+  tier: SandboxTier | undefined,
+  logs: string | undefined,
+): unknown {
   if (reply.ok) return reply.result;
   const err = reply.error ?? { kind: 'exception', message: 'the runner sent a malformed reply' };
   if (err.kind === 'module_not_found' || err.kind === 'function_not_found') {
@@ -87,7 +108,12 @@ export function oneShotReply(res: SandboxResult, limits: ResolvedLimits, what: s
     try {
       return JSON.parse(res.result) as RunnerReply;
     } catch {
-      throw new ToolRunError({ kind: 'failed', message: `${what} sent a reply that is not JSON: ${tail(res.result, 200)}`, logs: res.stderr, tier: res.tier });
+      throw new ToolRunError({
+        kind: 'failed',
+        message: `${what} sent a reply that is not JSON: ${tail(res.result, 200)}`,
+        logs: res.stderr,
+        tier: res.tier,
+      });
     }
   }
   throw processFailure(res, limits, `${what} ended without a result; it`);

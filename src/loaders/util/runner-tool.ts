@@ -54,19 +54,30 @@ export function runnerTool(o: RunnerToolOptions): LoadedTool {
     return {
       call: (args, ctx) => worker.call(args, ctx),
       dispose: () => worker.dispose(),
-      get starts() { return worker.starts; },
+      get starts() {
+        return worker.starts;
+      },
     } as LoadedTool & { starts: number };
   }
 
   return {
     async call(args, ctx): Promise<ToolOutput> {
       if (ctx.signal.aborted) throw cancelledError();
-      const res = await runSandboxed({ ...spec(ctx, false), stdin: JSON.stringify({ ...request, args }), signal: ctx.signal });
+      const res = await runSandboxed({
+        ...spec(ctx, false),
+        stdin: JSON.stringify({ ...request, args }),
+        signal: ctx.signal,
+      });
       if (ctx.signal.aborted) throw cancelledError();
       const reply = oneShotReply(res, ctx.limits, `the ${o.what}`);
       // The python runner points fd 1 at stderr; a Node tool's subprocesses may still write to stdout.
       const logs = [res.stderr, res.stdout].filter((s) => s.trim()).join('\n') || undefined;
-      return { result: replyResult(reply, entry, res.tier, logs), logs, tier: res.tier, ...(res.warnings?.length ? { warnings: res.warnings } : {}) };
+      return {
+        result: replyResult(reply, entry, res.tier, logs),
+        logs,
+        tier: res.tier,
+        ...(res.warnings?.length ? { warnings: res.warnings } : {}),
+      };
     },
   };
 }

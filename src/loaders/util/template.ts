@@ -41,7 +41,11 @@ export function paramsIn(template: string): string[] {
 }
 
 /** Replace every `{{param}}` in a string; `encode` is applied to each substituted value (e.g. encodeURIComponent). */
-export function fill(template: string, args: Record<string, unknown>, encode: (s: string) => string = (s) => s): string {
+export function fill(
+  template: string,
+  args: Record<string, unknown>,
+  encode: (s: string) => string = (s) => s,
+): string {
   return template.replace(PARAM, (_m, name: string) => encode(toText(lookup(args, name))));
 }
 

@@ -53,7 +53,10 @@ export class Worker {
 
   constructor(private readonly opts: WorkerOptions) {}
 
-  call(args: Record<string, unknown>, ctx: CallContext): Promise<{ result: unknown; logs?: string; tier: SandboxResult['tier'] }> {
+  call(
+    args: Record<string, unknown>,
+    ctx: CallContext,
+  ): Promise<{ result: unknown; logs?: string; tier: SandboxResult['tier'] }> {
     const run = this.queue.then(() => this.callNow(args, ctx));
     this.queue = run.catch(() => undefined);
     return run;
@@ -72,7 +75,8 @@ export class Worker {
     const spec = await this.opts.spec(ctx);
     // The per-call timeout is enforced here, so a call with another timeout reuses the worker.
     const key = JSON.stringify({ ...spec, signal: undefined, limits: { ...spec.limits, timeoutMs: 0 } });
-    if (this.proc && (key !== this.key || needsFreshWorker(this.cpu, this.maxCallCpu, ctx.limits.cpuSeconds))) await this.stop();
+    if (this.proc && (key !== this.key || needsFreshWorker(this.cpu, this.maxCallCpu, ctx.limits.cpuSeconds)))
+      await this.stop();
     if (!this.proc) {
       await this.begin(spec, key);
       const hello = await this.next(deadline, ctx);
@@ -125,7 +129,11 @@ export class Worker {
         bytes = buf.length;
         if (this.proc !== proc) return; // a stopped worker's late output
         if (line.startsWith(RS)) {
-          try { this.push({ reply: JSON.parse(line.slice(1)) as RunnerReply }); } catch { this.addLog(line + '\n'); }
+          try {
+            this.push({ reply: JSON.parse(line.slice(1)) as RunnerReply });
+          } catch {
+            this.addLog(line + '\n');
+          }
         } else this.addLog(line + '\n');
       }
     });
@@ -170,7 +178,10 @@ export class Worker {
       if (e && 'reply' in e) return e.reply;
       if (e && 'exit' in e) {
         const res = e.exit;
-        if (this.overflowed) { this.overflowed = undefined; throw limitError('output', ctx.limits, res.tier, tail(this.stderr, 4000)); }
+        if (this.overflowed) {
+          this.overflowed = undefined;
+          throw limitError('output', ctx.limits, res.tier, tail(this.stderr, 4000));
+        }
         throw processFailure({ ...res, stderr: this.stderr || res.stderr }, ctx.limits, `the ${this.opts.what}`);
       }
       let timer: NodeJS.Timeout | undefined;

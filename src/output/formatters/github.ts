@@ -15,8 +15,15 @@ const LEVEL = { error: 'error', warning: 'warning', info: 'notice' } as const;
 
 /** GitHub Actions workflow annotations, one line per diagnostic: `::error file=…,line=…,col=…,title=rule::message`. */
 export const github: Formatter = ({ diagnostics, cwd }) =>
-  diagnostics.map((d) => {
-    const props = [`file=${escapeProperty(displayPath(d.file, cwd))}`, `line=${d.line}`, `col=${d.column}`, `title=${escapeProperty(d.rule)}`].join(',');
-    const msg = d.hint ? `${d.message}\n${d.hint}` : d.message;
-    return `::${LEVEL[d.severity]} ${props}::${escapeData(msg)}\n`;
-  }).join('');
+  diagnostics
+    .map((d) => {
+      const props = [
+        `file=${escapeProperty(displayPath(d.file, cwd))}`,
+        `line=${d.line}`,
+        `col=${d.column}`,
+        `title=${escapeProperty(d.rule)}`,
+      ].join(',');
+      const msg = d.hint ? `${d.message}\n${d.hint}` : d.message;
+      return `::${LEVEL[d.severity]} ${props}::${escapeData(msg)}\n`;
+    })
+    .join('');

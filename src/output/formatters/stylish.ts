@@ -16,7 +16,8 @@ export const stylish: Formatter = ({ diagnostics, summary, cwd, style: s }) => {
     out += `${s.underline(displayPath(file, cwd))}\n`;
     const posW = Math.max(...ds.map((d) => `${d.line}:${d.column}`.length));
     for (const d of ds) {
-      const sev = d.severity === 'error' ? s.red('error  ') : d.severity === 'warning' ? s.yellow('warning') : s.blue('info   ');
+      const sev =
+        d.severity === 'error' ? s.red('error  ') : d.severity === 'warning' ? s.yellow('warning') : s.blue('info   ');
       out += `  ${s.dim(`${d.line}:${d.column}`.padEnd(posW))}  ${sev}  ${d.message}  ${s.dim(d.rule)}\n`;
       if (d.hint) out += `  ${' '.repeat(posW)}           ${s.dim(`→ ${d.hint}`)}\n`;
     }

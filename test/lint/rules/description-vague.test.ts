@@ -14,7 +14,10 @@ ruleTester('description-vague', {
     { contract: { description: '处理文件' }, errors: [{ path: 'description', message: /vague.*处理.*文件/ }] },
     { contract: { description: 'Handles files.' }, errors: [{ path: 'description', message: /vague/ }] },
     { contract: { description: 'Does stuff.' }, errors: [{ message: /vague/ }] },
-    { contract: { description: 'A general utility tool that processes data and handles various files and requests.' }, errors: [{ message: /vague/ }] },
+    {
+      contract: { description: 'A general utility tool that processes data and handles various files and requests.' },
+      errors: [{ message: /vague/ }],
+    },
     { contract: { description: '一个通用工具，用于处理各种数据和文件。' }, errors: [{ message: /vague/ }] },
   ],
 });

@@ -10,7 +10,11 @@ const nested = {
         description: 'Where to deliver.',
         properties: { city: { type: 'string' }, zip: { type: 'string', description: 'Postal code.' } },
       },
-      items: { type: 'array', description: 'Lines of the order.', items: { type: 'object', properties: { sku: { type: 'string' } } } },
+      items: {
+        type: 'array',
+        description: 'Lines of the order.',
+        items: { type: 'object', properties: { sku: { type: 'string' } } },
+      },
     },
   },
 };
@@ -29,7 +33,10 @@ ruleTester('param-description', {
     },
     {
       contract: nested,
-      errors: [{ path: 'schema.properties.address.properties.city', message: /'address\.city'/ }, { path: 'schema.properties.items.items.properties.sku', message: /'items\[\]\.sku'/ }],
+      errors: [
+        { path: 'schema.properties.address.properties.city', message: /'address\.city'/ },
+        { path: 'schema.properties.items.items.properties.sku', message: /'items\[\]\.sku'/ },
+      ],
     },
   ],
 });

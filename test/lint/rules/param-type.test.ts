@@ -5,9 +5,24 @@ ruleTester('param-type', {
   valid: [
     {},
     REFERENCE_CONTRACT,
-    { schema: { type: 'object', properties: { unit: { enum: ['c', 'f'], description: 'c: Celsius, f: Fahrenheit.' } } } },
-    { schema: { type: 'object', properties: { n: { anyOf: [{ type: 'string' }, { type: 'number' }], description: 'A number or numeric text.' } } } },
-    { schema: { type: 'object', $defs: { c: { type: 'string' } }, properties: { c: { $ref: '#/$defs/c', description: 'City.' } } } },
+    {
+      schema: { type: 'object', properties: { unit: { enum: ['c', 'f'], description: 'c: Celsius, f: Fahrenheit.' } } },
+    },
+    {
+      schema: {
+        type: 'object',
+        properties: {
+          n: { anyOf: [{ type: 'string' }, { type: 'number' }], description: 'A number or numeric text.' },
+        },
+      },
+    },
+    {
+      schema: {
+        type: 'object',
+        $defs: { c: { type: 'string' } },
+        properties: { c: { $ref: '#/$defs/c', description: 'City.' } },
+      },
+    },
   ],
   invalid: [
     {
@@ -15,11 +30,23 @@ ruleTester('param-type', {
       errors: [{ path: 'schema.properties.city', line: 7, column: 5, message: /'city' has no type/ }],
     },
     {
-      contract: { schema: { type: 'object', properties: { opts: { type: 'object', description: 'Options.', properties: { depth: { description: 'How deep.' } } } } } },
+      contract: {
+        schema: {
+          type: 'object',
+          properties: {
+            opts: { type: 'object', description: 'Options.', properties: { depth: { description: 'How deep.' } } },
+          },
+        },
+      },
       errors: [{ path: 'schema.properties.opts.properties.depth', message: /'opts\.depth'/ }],
     },
     {
-      contract: { schema: { type: 'object', properties: { n: { anyOf: [{ type: 'string' }, { description: 'x' }], description: 'A value.' } } } },
+      contract: {
+        schema: {
+          type: 'object',
+          properties: { n: { anyOf: [{ type: 'string' }, { description: 'x' }], description: 'A value.' } },
+        },
+      },
       errors: [{ path: 'schema.properties.n' }],
     },
   ],
