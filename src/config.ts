@@ -154,7 +154,7 @@ export function resolveProject(opts: ProjectOptions, { mustExist = true } = {}):
   else registryDir = found.registryDir ?? resolve(opts.cwd, 'tool_registry');
 
   if (mustExist) {
-    let ok = false;
+    let ok: boolean;
     try {
       ok = statSync(registryDir).isDirectory();
     } catch {

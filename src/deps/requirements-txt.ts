@@ -126,7 +126,7 @@ export function nameOfLocal(path: string): string | undefined {
   if (wheel) return wheel[1]!;
   const sdist = /^(.+?)-\d[^-]*\.(tar\.gz|zip|tar\.bz2)$/.exec(file);
   if (sdist) return sdist[1]!;
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(path).isDirectory();
   } catch {

@@ -199,7 +199,7 @@ export function argsFromFlags(schema: JsonSchema, tokens: string[], toolId: stri
       value = name.slice(eq + 1);
       name = name.slice(0, eq);
     }
-    let target = resolveFlag(schema, name);
+    const target = resolveFlag(schema, name);
     if (!target && name.startsWith('no-') && value === undefined) {
       const t = resolveFlag(schema, name.slice(3));
       if (t && typesOf(t.schema, schema).includes('boolean')) {

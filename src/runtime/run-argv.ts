@@ -42,7 +42,7 @@ export function splitRunArgv(tokens: string[]): RunOptions {
     const name = tok.startsWith('--') && eq > 0 ? tok.slice(0, eq) : tok;
     const key = VALUED[name];
     if (key) {
-      let value: string | undefined = eq > 0 && name !== tok ? tok.slice(eq + 1) : tokens[++i];
+      const value: string | undefined = eq > 0 && name !== tok ? tok.slice(eq + 1) : tokens[++i];
       if (value === undefined)
         throw new ToolboxError('missing_value', `${name} needs a value.`, {
           exitCode: ExitCode.usage,

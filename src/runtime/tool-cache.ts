@@ -114,6 +114,7 @@ export class ToolCache {
   async clear(): Promise<void> {
     const all = [...this.slots.values()];
     this.slots.clear();
-    await Promise.all(all.map((s) => s.tool.dispose?.().catch(() => {})));
+    // One tool's failing dispose (even a synchronous throw) must not stop the others from being disposed.
+    await Promise.allSettled(all.map(async (s) => s.tool.dispose?.()));
   }
 }
