@@ -1,6 +1,6 @@
 /** Display width of a string in a terminal: East Asian wide and fullwidth characters count 2. */
 export function displayWidth(s: string): number {
-    const plain = s.replace(/\u001b\[[0-9;]*m/g, '');
+  const plain = s.replace(/\u001b\[[0-9;]*m/g, '');
   let w = 0;
   for (const ch of plain) {
     const cp = ch.codePointAt(0)!;
