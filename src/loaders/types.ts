@@ -1,4 +1,5 @@
-// Loaders report a failed call by throwing ToolRunError from src/sandbox/tool-run-error.ts ({ kind: 'failed' | 'limit', ... }).
+// Loaders report a failed call by throwing ToolRunError from src/sandbox/tool-run-error.ts
+// ({ kind: 'failed' | 'limit', ... }).
 import type { Project } from '../config.js';
 import type { ToolEntry, LoaderType } from '../contract/types.js';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';

@@ -32,7 +32,10 @@ function shebang(file: string): string | undefined {
   }
 }
 
-/** The folder to bind for a file: the outermost node_modules above it (so hoisted dependencies resolve), else its folder. */
+/**
+ * The folder to bind for a file: the outermost node_modules above it (so hoisted dependencies resolve),
+ * else its folder.
+ */
 function packageRoot(real: string): string {
   const i = real.indexOf(`${sep}node_modules${sep}`);
   return i >= 0 ? real.slice(0, i + `${sep}node_modules`.length) : dirname(real);

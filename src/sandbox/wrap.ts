@@ -50,7 +50,10 @@ const ETC_ALWAYS = [
 const ETC_NETWORK = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/gai.conf', '/etc/host.conf'];
 const MAX_EXPAND = 256;
 
-/** Capacity of each writable tmpfs in the bwrap tier (work dir, /tmp, /dev/shm): 64 MiB, or the file size limit if larger. */
+/**
+ * Capacity of each writable tmpfs in the bwrap tier (work dir, /tmp, /dev/shm): 64 MiB, or the file size limit
+ * if larger.
+ */
 export function workDirBytes(l: ResolvedLimits): number {
   return Math.max(l.fileSizeBytes, 64 * 1024 * 1024);
 }

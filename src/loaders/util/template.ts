@@ -22,7 +22,10 @@ export function lookup(args: Record<string, unknown>, path: string): unknown {
   return v;
 }
 
-/** How an argument becomes text: strings as they are, numbers/booleans via String, arrays/objects as JSON, missing/null as ''. */
+/**
+ * How an argument becomes text: strings as they are, numbers/booleans via String, arrays/objects as JSON,
+ * missing/null as ''.
+ */
 export function toText(v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
