@@ -26,10 +26,14 @@ export async function listCommand(
     tools.push({
       id: c.id,
       name: c.name,
+      ...(c.title ? { title: c.title } : {}),
       loader: c.loader,
       tags: c.tags ?? [],
       tokens: await definitionTokens(c),
       description: c.description,
+      ...(c.annotations ? { annotations: c.annotations } : {}),
+      ...(c.output_schema ? { output_schema: c.output_schema } : {}),
+      ...(c.icons ? { icons: c.icons } : {}),
       file: e.file,
     });
   }

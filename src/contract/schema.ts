@@ -113,6 +113,11 @@ export const contractSchema: JsonSchema = {
       description: 'Unique tool id (letters, digits, _ . -; at most 64 characters).',
     },
     name: { type: 'string', minLength: 1, description: 'Human-readable name, any language.' },
+    title: {
+      type: 'string',
+      minLength: 1,
+      description: 'Display title MCP clients show (default: name). Sent as the MCP tool `title`.',
+    },
     description: {
       type: 'string',
       description: 'What the tool does and when to use it. The selector and the model read this.',
@@ -128,7 +133,47 @@ export const contractSchema: JsonSchema = {
       items: { type: 'string', minLength: 1 },
       description: 'Queries that should select this tool (checked by validate).',
     },
-    output_schema: { type: 'object' },
+    output_schema: {
+      type: 'object',
+      description:
+        'JSON Schema of the result. MCP clients get it as `outputSchema` (when its type is object) and the result as structuredContent.',
+    },
+    annotations: {
+      type: 'object',
+      additionalProperties: false,
+      description: "Hints about the tool's behaviour for MCP clients (not enforced, not a security boundary).",
+      properties: {
+        readOnlyHint: { type: 'boolean', description: 'The tool does not change its environment (default false).' },
+        destructiveHint: {
+          type: 'boolean',
+          description: 'When not read-only: it may destroy or overwrite data (default true).',
+        },
+        idempotentHint: {
+          type: 'boolean',
+          description:
+            'When not read-only: repeating a call with the same arguments has no further effect (default false).',
+        },
+        openWorldHint: {
+          type: 'boolean',
+          description: 'It reaches an open world such as the internet (default true).',
+        },
+      },
+    },
+    icons: {
+      type: 'array',
+      description: 'Icons MCP clients may show beside the tool.',
+      items: {
+        type: 'object',
+        required: ['src'],
+        additionalProperties: false,
+        properties: {
+          src: { type: 'string', pattern: '^(https://|data:)', description: 'An https: URL or a data: URI.' },
+          mimeType: { type: 'string', minLength: 1 },
+          sizes: { type: 'array', items: { type: 'string', pattern: '^([0-9]+x[0-9]+|any)$' } },
+          theme: { enum: ['light', 'dark'] },
+        },
+      },
+    },
     format: { type: 'string', description: 'Template turning the result into text: {{field}}, {{a.b}}, {{.}}.' },
     timeout: {
       anyOf: [

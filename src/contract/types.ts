@@ -78,12 +78,41 @@ export interface Permissions {
   users?: string[];
 }
 
+/**
+ * Hints about a tool's behaviour for MCP clients (MCP `ToolAnnotations`). They are hints, not
+ * guarantees: clients must not rely on them for security, and toolbox does not enforce them.
+ */
+export interface ToolAnnotations {
+  /** The tool does not change its environment (default false). */
+  readOnlyHint?: boolean;
+  /** When not read-only: the tool may destroy or overwrite data (default true). */
+  destructiveHint?: boolean;
+  /** When not read-only: calling again with the same arguments has no further effect (default false). */
+  idempotentHint?: boolean;
+  /** The tool talks to an open world (the internet), not a closed domain (default true). */
+  openWorldHint?: boolean;
+}
+
+/** An icon a client may show beside the tool (MCP `Icon`). */
+export interface ToolIcon {
+  /** https: URL or data: URI. */
+  src: string;
+  mimeType?: string;
+  /** Sizes such as "48x48", or "any" for scalable formats. */
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
 /** One tool contract, as written in its YAML file. */
 export interface ToolContract {
   id: string;
   name: string;
+  /** Display title for MCP clients (default: `name`). */
+  title?: string;
   description: string;
   schema: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: ToolIcon[];
   provider?: string;
   loader: LoaderType;
   loader_config: Record<string, unknown>;

@@ -1,4 +1,5 @@
 import type { ToolContract } from '../contract/types.js';
+import { mcpToolDefinition } from '../contract/mcp-tool.js';
 
 /** Tool-definition formats `toolbox select --format` prints, ready to paste into an API call. */
 export type DefinitionFormat = 'openai' | 'anthropic' | 'mcp';
@@ -6,8 +7,11 @@ export const DEFINITION_FORMATS: readonly DefinitionFormat[] = ['openai', 'anthr
 
 /**
  * The contracts as tool definitions: OpenAI `[{ type: 'function', function: { name, description,
- * parameters } }]`, Anthropic `[{ name, description, input_schema }]`, MCP `{ tools: [{ name,
- * description, inputSchema }] }`. The tool id is the name (it is what `run` and the runtime accept).
+ * parameters } }]`, Anthropic `[{ name, description, input_schema }]`, MCP `{ tools: [{ name, title,
+ * description, inputSchema, outputSchema, annotations, icons }] }`. The tool id is the name (it is
+ * what `run` and the runtime accept). The OpenAI and Anthropic tool objects have no field for a
+ * title, annotations or an output schema and both APIs reject unknown keys, so those formats
+ * carry the MCP-only fields in nothing but the MCP format.
  */
 export function toDefinitions(contracts: readonly ToolContract[], format: DefinitionFormat): unknown {
   switch (format) {
@@ -19,6 +23,6 @@ export function toDefinitions(contracts: readonly ToolContract[], format: Defini
     case 'anthropic':
       return contracts.map((c) => ({ name: c.id, description: c.description, input_schema: c.schema }));
     case 'mcp':
-      return { tools: contracts.map((c) => ({ name: c.id, description: c.description, inputSchema: c.schema })) };
+      return { tools: contracts.map((c) => mcpToolDefinition(c)) };
   }
 }

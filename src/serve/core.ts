@@ -5,6 +5,7 @@ import { loadRegistry, type Registry } from '../registry/registry.js';
 import { canUse, type Caller } from '../policy/permissions.js';
 import { Runtime } from '../runtime/runtime.js';
 import { closeAllSessions } from '../mcp/pool.js';
+import { mcpOutputSchema } from '../contract/mcp-tool.js';
 import { Limiter } from './limiter.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
@@ -88,9 +89,17 @@ export class ServeCore {
         () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal }),
         signal,
       );
-      return okResult(r);
+      return okResult(r, this.runtime.find(r.tool).contract);
     } catch (e) {
-      return errorResult(e);
+      return errorResult(e, { structured: !this.announcesOutputSchema(id) });
+    }
+  }
+
+  private announcesOutputSchema(id: string): boolean {
+    try {
+      return mcpOutputSchema(this.runtime.find(id).contract) !== undefined;
+    } catch {
+      return false; // unknown tool: the client has no schema for it
     }
   }
 

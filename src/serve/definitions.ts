@@ -1,12 +1,8 @@
 import type { ToolContract } from '../contract/types.js';
+import { mcpToolDefinition, type McpToolDefinition } from '../contract/mcp-tool.js';
 
 /** A tool as MCP clients see it in tools/list. */
-export interface McpToolDef {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: { type: 'object'; [k: string]: unknown };
-}
+export type McpToolDef = McpToolDefinition;
 
 export const SEARCH_TOOL = 'search_tools';
 export const CALL_TOOL = 'call_tool';
@@ -14,15 +10,7 @@ export const META_TOOLS = new Set([SEARCH_TOOL, CALL_TOOL]);
 
 /** A contract as an MCP tool: the id is the name (ids already fit MCP's name rules). */
 export function toolDef(c: ToolContract): McpToolDef {
-  const s = c.schema ?? {};
-  // MCP requires an object schema at the top; a contract without `type` gets it stated.
-  const inputSchema = { ...s, type: 'object' as const };
-  return {
-    name: c.id,
-    ...(c.name && c.name !== c.id ? { title: c.name } : {}),
-    description: c.description,
-    inputSchema,
-  };
+  return mcpToolDefinition(c);
 }
 
 /**

@@ -1,10 +1,13 @@
+import { mcpOutputSchema } from '../contract/mcp-tool.js';
+import type { ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
+import { checkOutput } from '../runtime/format.js';
 import type { InvokeResult } from '../runtime/types.js';
 
 /** A tools/call result (the MCP CallToolResult shape). */
 export interface CallResult {
   [k: string]: unknown;
-  content: { type: 'text'; text: string }[];
+  content: { type: string; [k: string]: unknown }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -12,35 +15,58 @@ export interface CallResult {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A successful call: the formatted text for the model, the raw object as structuredContent. */
-export function okResult(r: InvokeResult): CallResult {
+/**
+ * A successful call: the formatted text for the model, the raw object as structuredContent. A tool
+ * that announces an outputSchema must return a conforming object (MCP: servers MUST; the SDK
+ * client rejects anything else), so a mismatch is reported as a tool error naming the problem.
+ */
+export function okResult(r: InvokeResult, contract?: ToolContract): CallResult {
+  if (contract && mcpOutputSchema(contract)) {
+    const problems = isPlainObject(r.result)
+      ? checkOutput(contract, r.result)
+      : [`result of '${contract.id}' is not an object, but its output_schema describes one`];
+    if (problems.length) {
+      return errorResult(
+        new ToolboxError('output_schema_mismatch', problems[0]!, {
+          exitCode: ExitCode.toolFailed,
+          hint: "Fix the tool so its result matches the contract's output_schema, or correct the output_schema.",
+        }),
+        { structured: false },
+      );
+    }
+  }
   return {
     content: [{ type: 'text', text: r.text }],
     ...(isPlainObject(r.result) ? { structuredContent: r.result } : {}),
   };
 }
 
+/** Where an error result carries toolbox's error object besides structuredContent (always there). */
+export const ERROR_META_KEY = 'toolbox/error';
+
 /**
  * A failed call as a tool result (isError), not a protocol error: the model reads why and can
- * correct its arguments. structuredContent carries toolbox's stable error code and exit code.
+ * correct its arguments. `_meta["toolbox/error"]` carries toolbox's stable error code and exit
+ * code, and so does structuredContent, except for a tool that announces an outputSchema: clients
+ * (the SDK's among them) check any structuredContent against that schema, error or not.
  */
-export function errorResult(e: unknown): CallResult {
+export function errorResult(e: unknown, opts: { structured?: boolean } = {}): CallResult {
   const err =
     e instanceof ToolboxError
       ? e
       : new ToolboxError('internal_error', `internal error: ${(e as Error)?.message ?? String(e)}`, { exitCode: 70 });
   const text = `${err.message}${err.hint ? `\nhint: ${err.hint}` : ''}`;
+  const error = {
+    code: err.code,
+    exitCode: err.exitCode,
+    message: err.message,
+    ...(err.hint ? { hint: err.hint } : {}),
+    ...(err.details ? { details: err.details } : {}),
+  };
   return {
     content: [{ type: 'text', text }],
-    structuredContent: {
-      error: {
-        code: err.code,
-        exitCode: err.exitCode,
-        message: err.message,
-        ...(err.hint ? { hint: err.hint } : {}),
-        ...(err.details ? { details: err.details } : {}),
-      },
-    },
+    ...(opts.structured === false ? {} : { structuredContent: { error } }),
+    _meta: { [ERROR_META_KEY]: error },
     isError: true,
   };
 }

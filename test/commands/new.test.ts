@@ -33,6 +33,8 @@ describe('toolbox new', () => {
       expect(m).not.toBeNull();
       expect(resolve(dirname(contractFile), m![1]!)).toBe(join(REPO, 'schemas', 'contract.schema.json'));
       expect(parse(text).loader).toBe(loader);
+      // Every scaffold states its behaviour for MCP clients.
+      expect(parse(text).annotations).toMatchObject({ readOnlyHint: true });
       const v = await cli(['validate', '--json', '--fail-on', 'warning'], { cwd: p.dir });
       expect(v.json.summary).toMatchObject({ tools: 1, errors: 0, warnings: 0 });
     },

@@ -42,7 +42,7 @@ describe('toolbox select', () => {
     expect(Object.keys(anthropic[0]).sort()).toEqual(['description', 'input_schema', 'name']);
     const mcp = (await cli([...q, '--format', 'mcp'], { cwd: fx.dir })).json;
     expect(Object.keys(mcp)).toEqual(['tools']);
-    expect(Object.keys(mcp.tools[0]).sort()).toEqual(['description', 'inputSchema', 'name']);
+    expect(Object.keys(mcp.tools[0]).sort()).toEqual(['description', 'inputSchema', 'name', 'title']);
     expect(mcp.tools[0].name).toBe('query_weather');
   });
 

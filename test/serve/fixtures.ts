@@ -149,7 +149,8 @@ export function processesMentioning(needle: string): number[] {
 }
 
 /** The structured toolbox error of an isError result. */
-export const errCode = (r: { structuredContent?: unknown }) =>
+export const errCode = (r: { structuredContent?: unknown; _meta?: unknown }) =>
+  (r._meta as Record<string, { code: string }> | undefined)?.['toolbox/error']?.code ??
   (r.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
 
 function stat(pid: number): { ppid: number; state: string } | undefined {
