@@ -21,7 +21,11 @@ export async function validateCommand(
   const spin = format === 'human' ? await spinner(ctx, `Validating ${project.registryDir}`) : undefined;
   let result;
   try {
-    result = await validateProject(project, { routing: opts.routing !== false, cwd: ctx.io.cwd });
+    result = await validateProject(project, {
+      routing: opts.routing !== false,
+      cwd: ctx.io.cwd,
+      signal: ctx.io.signal,
+    });
   } finally {
     spin?.stop();
   }

@@ -1,6 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Project } from '../config.js';
+import { ExitCode, ToolboxError } from '../errors.js';
 import { parseContract, MAX_CONTRACT_BYTES } from '../contract/parse.js';
 import { SEVERITY_RANK, sortDiagnostics, type Diagnostic, type Severity } from '../contract/diagnostic.js';
 import type { ToolEntry } from '../contract/types.js';
@@ -33,6 +35,22 @@ export interface ValidateOptions {
   routing?: boolean;
   /** Paths in messages are shown relative to this folder (default: the project root). */
   cwd?: string;
+  /** Aborts a long validation (Ctrl+C, SIGTERM): it stops at the next file and throws `cancelled`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Long loops call this between items: every ~50 ms it lets the event loop run (so SIGINT/SIGTERM
+ * handlers fire) and throws `cancelled` once `signal` is aborted.
+ */
+export function yielder(signal?: AbortSignal): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < 50) return;
+    await new Promise((r) => setImmediate(r));
+    last = performance.now();
+    if (signal?.aborted) throw new ToolboxError('cancelled', 'cancelled', { exitCode: ExitCode.cancelled });
+  };
 }
 
 /** Read a file, but never more than the contract size limit + 1 byte (a 10 GB file costs nothing). */
@@ -77,8 +95,10 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   const byId = new Map<string, ToolEntry>();
   const broken: Registry['broken'] = [];
   const rels = discoverContractFiles(project.registryDir);
+  const breathe = yielder(opts.signal);
 
   for (const rel of rels) {
+    await breathe();
     const file = join(project.registryDir, rel);
     let read: { bytes: Uint8Array; size: number };
     try {
@@ -112,7 +132,7 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
       continue;
     }
     const parsed = parseContract(file, read.bytes);
-    diagnostics.push(...parsed.diagnostics);
+    for (const d of parsed.diagnostics) diagnostics.push(d);
     const data = parsed.data;
     const structurallyParsed =
       data &&
@@ -147,13 +167,17 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
     byId.set(entry.contract.id, entry);
   }
 
-  diagnostics.push(...runLint(rules, lintFiles, settings, displayPath));
+  await breathe();
+  // One push per finding: a spread of a huge array overflows the stack.
+  for (const d of runLint(rules, lintFiles, settings, displayPath)) diagnostics.push(d);
+  await breathe();
 
   if (opts.routing !== false && settings.severity.routing !== 'off' && entries.length > 0) {
     const registry: Registry = { project, entries, byId, broken, parsed: rels.length };
     const { checkRouting } = await import('../select/routing.js');
     const sev = settings.severity.routing as Severity;
-    for (const d of await checkRouting(registry, { top: 3 })) diagnostics.push({ ...d, severity: sev });
+    for (const d of await checkRouting(registry, { top: 3, signal: opts.signal }))
+      diagnostics.push({ ...d, severity: sev });
   }
 
   sortDiagnostics(diagnostics);

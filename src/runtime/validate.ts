@@ -14,7 +14,17 @@ const compiled = new WeakMap<object, Validator>();
 export function validatorFor(schema: JsonSchema): Validator {
   let v = compiled.get(schema);
   if (!v) {
-    v = ajvFor(schema).compile(schema) as Validator;
+    // validate checks schemas against the meta-schema and compiles nothing; what only a compile
+    // finds (rare) is reported here, on the tool's first run, as a contract problem.
+    try {
+      v = ajvFor(schema).compile(schema) as Validator;
+    } catch (e) {
+      throw new ToolboxError(
+        'tool_contract_invalid',
+        `the tool's JSON Schema does not compile: ${e instanceof Error ? e.message : String(e)}`,
+        { exitCode: ExitCode.registry, hint: 'Fix `schema` in the contract; run `toolbox validate`.' },
+      );
+    }
     compiled.set(schema, v);
   }
   return v;

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { ExitCode, ToolboxError } from '../errors.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import { parseYamlSource } from '../contract/yaml-source.js';
 import type { Registry } from '../registry/registry.js';
@@ -14,13 +16,23 @@ import { openIndex } from './store.js';
  * would trivially find itself in the `examples` field and the check could never fail. What is
  * measured is whether the rest of the contract (and its other examples) routes the query.
  */
-export async function checkRouting(registry: Registry, opts: { top: number } = { top: 3 }): Promise<Diagnostic[]> {
+export async function checkRouting(
+  registry: Registry,
+  opts: { top: number; signal?: AbortSignal } = { top: 3 },
+): Promise<Diagnostic[]> {
   const withExamples = registry.entries.filter((e) => Array.isArray(e.contract.examples) && e.contract.examples.length);
   if (!withExamples.length || registry.entries.length < 2) return [];
   const index = await openIndex(registry.project, { registry });
   const pos = new Map(index.tools.map((t, i) => [t.id, i]));
   const out: Diagnostic[] = [];
+  let last = performance.now();
   for (const entry of withExamples) {
+    // Let SIGINT/SIGTERM handlers run on a large registry, and stop when they abort.
+    if (performance.now() - last > 50) {
+      await new Promise((r) => setImmediate(r));
+      last = performance.now();
+      if (opts.signal?.aborted) throw new ToolboxError('cancelled', 'cancelled', { exitCode: ExitCode.cancelled });
+    }
     const c = entry.contract;
     const self = pos.get(c.id);
     if (self === undefined) continue;
