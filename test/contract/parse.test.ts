@@ -60,4 +60,17 @@ describe('parseContract', () => {
     );
     expect(rules(t)).toEqual([]);
   });
+
+  it('refuses what a schema compile would refuse, without compiling: a dangling local $ref, a bad regex', () => {
+    const ref = REFERENCE_CONTRACT.replace('      type: string\n', "      $ref: '#/$defs/missing'\n");
+    const d = parseContract('/r/t.yaml', enc(ref)).diagnostics;
+    expect(d[0]).toMatchObject({ rule: 'invalid-json-schema', line: 8 });
+    const re = REFERENCE_CONTRACT.replace('      type: string\n', "      type: string\n      pattern: '(unclosed'\n");
+    expect(rules(re)).toEqual(['invalid-json-schema']);
+    const ok = REFERENCE_CONTRACT.replace('  type: object\n', '  type: object\n  $defs: {c: {type: string}}\n').replace(
+      '      type: string\n',
+      "      $ref: '#/$defs/c'\n",
+    );
+    expect(rules(ok)).toEqual([]);
+  });
 });
