@@ -14,6 +14,13 @@ export const ruleMap = {
   'param-description': async () => (await import('./param-description.js')).rule,
   'param-type': async () => (await import('./param-type.js')).rule,
   'enum-undocumented': async () => (await import('./enum-undocumented.js')).rule,
+  'contract-invisible-unicode': async () => (await import('./contract-invisible-unicode.js')).rule,
+  'description-instruction-override': async () => (await import('./description-instruction-override.js')).rule,
+  'description-secret-access': async () => (await import('./description-secret-access.js')).rule,
+  'description-cross-tool': async () => (await import('./description-cross-tool.js')).rule,
+  'description-url-or-blob': async () => (await import('./description-url-or-blob.js')).rule,
+  'schema-value-instructions': async () => (await import('./schema-value-instructions.js')).rule,
+  'description-over-budget': async () => (await import('./description-over-budget.js')).rule,
 } satisfies Record<string, () => Promise<LintRule>>;
 
 export type RuleId = keyof typeof ruleMap;
