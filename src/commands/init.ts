@@ -1,8 +1,10 @@
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { LoaderType } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { askInit, initDefaults, initProject } from '../scaffold/init.js';
 import { printJson, type CommandContext } from '../output/context.js';
+import { invocation } from '../output/invocation.js';
+import { SAMPLE_ARGS } from '../scaffold/tool.js';
 
 /**
  * `toolbox init [DIR] [--yes] [--force] [--registry-dir NAME] [--loader TYPE] [--tool ID]`.
@@ -25,7 +27,13 @@ export async function initCommand(
   const r = initProject(dir, answers, { force: Boolean(opts.force) });
   const rel = (p: string) => relative(ctx.io.cwd, p) || p;
   const list = (fs: typeof r.created) => fs.map((f) => ({ file: f.path, role: f.role }));
-  const report = { dir, created: list(r.created), overwritten: list(r.overwritten), kept: list(r.kept) };
+  const report = {
+    dir,
+    created: list(r.created),
+    overwritten: list(r.overwritten),
+    kept: list(r.kept),
+    gitignore: r.gitignore,
+  };
   // Under --json a run that kept files is an error: the report goes into the one error object.
   if (ctx.opts.json && !r.kept.length) {
     printJson(ctx, report);
@@ -36,6 +44,10 @@ export async function initCommand(
       ctx.io.stdout.write(`${s.yellow('overwritten')}  ${rel(f.path)}  ${s.dim(f.role)}\n`);
     for (const f of r.kept)
       ctx.io.stdout.write(`${s.yellow('kept')}         ${rel(f.path)}  ${s.dim('exists, not overwritten')}\n`);
+    if (r.gitignore !== 'unchanged')
+      ctx.io.stdout.write(
+        `${s.green(r.gitignore.padEnd(12))} ${rel(join(dir, '.gitignore'))}  ${s.dim('.toolbox/')}\n`,
+      );
   }
   if (r.kept.length) {
     throw new ToolboxError(
@@ -50,7 +62,8 @@ export async function initCommand(
   }
   if (!ctx.opts.json) {
     const cd = dir === resolve(ctx.io.cwd) ? '' : `cd ${rel(dir)} && `;
-    ctx.io.stderr.write(`Next: ${cd}toolbox validate && toolbox run ${answers.tool} …\n`);
+    const tb = invocation(dir, ctx.io.env);
+    ctx.io.stderr.write(`Next: ${cd}${tb} validate && ${tb} run ${answers.tool} ${SAMPLE_ARGS[answers.loader]}\n`);
   }
   return ExitCode.ok;
 }

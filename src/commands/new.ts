@@ -3,6 +3,8 @@ import { resolveProject } from '../config.js';
 import type { LoaderType } from '../contract/types.js';
 import { newTool } from '../scaffold/new-tool.js';
 import { printJson, type CommandContext } from '../output/context.js';
+import { invocation } from '../output/invocation.js';
+import { SAMPLE_ARGS } from '../scaffold/tool.js';
 
 /** `toolbox new <id> --loader <type> [--description …] [--name …] [--force]`. */
 export async function newCommand(ctx: CommandContext, args: unknown[], opts: Record<string, unknown>): Promise<number> {
@@ -33,8 +35,13 @@ export async function newCommand(ctx: CommandContext, args: unknown[], opts: Rec
   for (const d of r.diagnostics) {
     ctx.io.stderr.write(`${rel(d.file)}:${d.line}:${d.column}: ${d.severity}: ${d.message} (${d.rule})\n`);
   }
+  const loader = (opts.loader as LoaderType | undefined) ?? 'python_function';
+  const tb = invocation(ctx.io.cwd, ctx.io.env);
+  const edit = [...r.created, ...r.overwritten].map((f) => rel(f.path)).join(' and ');
+  if (opts.description === undefined)
+    ctx.io.stderr.write(`No --description: write what ${String(args[0])} does and when to use it in the contract.\n`);
   ctx.io.stderr.write(
-    `Next: edit ${rel(r.created[0]?.path ?? r.overwritten[0]!.path)}, then \`toolbox validate\` and \`toolbox run ${String(args[0])} …\`.\n`,
+    `Next: edit ${edit}, then: ${tb} validate && ${tb} run ${String(args[0])} ${SAMPLE_ARGS[loader]}\n`,
   );
   return 0;
 }

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join, isAbsolute, normalize, sep } from 'node:path';
 import { LOADER_TYPES, type LoaderType } from '../contract/types.js';
 import { usageError } from '../errors.js';
@@ -5,6 +6,7 @@ import type { IO } from '../io.js';
 import { DEFAULT_IDS, ID_PATTERN, planTool, type PlannedFile } from './tool.js';
 import { readTemplate, render } from './templates.js';
 import { writePlanned, type WriteReport } from './write.js';
+import { writeFileAtomic } from '../util/fs.js';
 
 /** What `toolbox init` needs to know; asked on a TTY, else defaults and flags. */
 export interface InitAnswers {
@@ -76,7 +78,27 @@ export function planInit(dir: string, a: InitAnswers): PlannedFile[] {
   return [config, ...planTool({ root: dir, registryDir, id: a.tool, loader: a.loader })];
 }
 
-/** Plan and write; existing files are kept unless `force`. */
-export function initProject(dir: string, a: InitAnswers, opts: { force?: boolean } = {}): WriteReport {
-  return writePlanned(planInit(dir, a), opts);
+/** What init did to .gitignore: `.toolbox/` (caches, call log, venvs) must not be committed. */
+export type GitignoreChange = 'created' | 'updated' | 'unchanged';
+
+/** Plan and write; existing files are kept unless `force`. `.toolbox/` is added to .gitignore. */
+export function initProject(
+  dir: string,
+  a: InitAnswers,
+  opts: { force?: boolean } = {},
+): WriteReport & { gitignore: GitignoreChange } {
+  const report = writePlanned(planInit(dir, a), opts);
+  return { ...report, gitignore: ignoreStateDir(dir) };
+}
+
+function ignoreStateDir(dir: string): GitignoreChange {
+  const file = join(dir, '.gitignore');
+  if (!existsSync(file)) {
+    writeFileAtomic(file, '.toolbox/\n');
+    return 'created';
+  }
+  const text = readFileSync(file, 'utf8');
+  if (/^\/?\.toolbox\/?\s*$/m.test(text)) return 'unchanged';
+  writeFileAtomic(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}.toolbox/\n`);
+  return 'updated';
 }

@@ -56,6 +56,9 @@ export async function newTool(project: Project, o: NewToolOptions): Promise<NewT
     loader: o.loader,
     name: o.name,
     description: o.description,
+    // The stub's own description would describe a word counter under another tool's id, and two
+    // identical descriptions make selection a coin toss: ask for the real text instead.
+    todoDescription: o.description === undefined,
   });
   const rel = (p: string) => relative(o.cwd, p) || p;
   const taken = existing(files);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { LoaderType } from '../contract/types.js';
 import { readTemplate, render, SCHEMA_FILE } from './templates.js';
+import { packageName } from '../util/version.js';
 
 /** One file a scaffold wants to write. */
 export interface PlannedFile {
@@ -19,6 +20,8 @@ export interface ToolPlanOptions {
   loader: LoaderType;
   name?: string;
   description?: string;
+  /** No description given (`toolbox new` without --description): write a TODO that validate flags, not the stub's. */
+  todoDescription?: boolean;
 }
 
 /** Valid tool ids (the contract schema's pattern). */
@@ -45,6 +48,15 @@ export const DEFAULT_IDS: Record<LoaderType, string> = {
   mcp: 'mcp_echo',
 };
 
+/** Arguments that make each stub do something, for the "Next:" hints of init and new. */
+export const SAMPLE_ARGS: Record<LoaderType, string> = {
+  python_function: '--text "hello big world"',
+  node_module: '--text "hello big world"',
+  command: '--when "2024-05-01 14:00 +0800"',
+  http: '--owner nodejs --repo node',
+  mcp: '--message hello',
+};
+
 const RESERVED = new Set(
   (
     'and as assert async await break case catch class const continue debugger def default del delete do elif else ' +
@@ -68,7 +80,7 @@ export function nameFor(id: string): string {
 /** The `$schema=` target: relative to the contract when the schema is inside the project, else absolute. */
 export function schemaRef(contractFile: string, root: string): string {
   // A project that installed toolbox as a package: point at its copy, which moves with the project.
-  const installed = join(root, 'node_modules', 'toolbox', 'schemas', 'contract.schema.json');
+  const installed = join(root, 'node_modules', packageName(), 'schemas', 'contract.schema.json');
   if (existsSync(installed)) return relative(dirname(contractFile), installed).split(sep).join('/');
   const inside = relative(root, SCHEMA_FILE);
   if (inside.startsWith('..') || isAbsolute(inside)) return SCHEMA_FILE.split(sep).join('/');
@@ -90,7 +102,12 @@ export function planTool(o: ToolPlanOptions): PlannedFile[] {
     id: o.id,
     // JSON strings are valid YAML double-quoted scalars: safe for any text, any language.
     name: JSON.stringify(o.name ?? nameFor(o.id)),
-    description: JSON.stringify(o.description ?? DEFAULT_DESCRIPTIONS[o.loader]),
+    description: JSON.stringify(
+      o.description ??
+        (o.todoDescription
+          ? `TODO: say what ${o.id} does and when to use it (validate fails until you do).`
+          : DEFAULT_DESCRIPTIONS[o.loader]),
+    ),
     module: implRel ? implRel.replace(/\.py$/, '').replace(/\//g, '.') : '',
     function: ident,
     impl: implRel ?? '',

@@ -28,6 +28,41 @@ describe('toolbox init', () => {
     expect(v.code).toBe(0);
   });
 
+  it('puts .toolbox/ into .gitignore once: creates it, appends to an existing one, never twice', async () => {
+    const a = project();
+    expect((await cli(['init', '--json'], { cwd: a.dir })).json.gitignore).toBe('created');
+    expect(readFileSync(join(a.dir, '.gitignore'), 'utf8')).toBe('.toolbox/\n');
+    const b = project();
+    writeFileSync(join(b.dir, '.gitignore'), 'node_modules/');
+    expect((await cli(['init', '--json'], { cwd: b.dir })).json.gitignore).toBe('updated');
+    expect(readFileSync(join(b.dir, '.gitignore'), 'utf8')).toBe('node_modules/\n.toolbox/\n');
+    await cli(['init', '--force', '--json'], { cwd: b.dir });
+    expect(readFileSync(join(b.dir, '.gitignore'), 'utf8')).toBe('node_modules/\n.toolbox/\n');
+  });
+
+  it('every commented example in the generated config is valid once uncommented', async () => {
+    const p = project();
+    await cli(['init', '--yes'], { cwd: p.dir });
+    const file = join(p.dir, 'toolbox.config.yaml');
+    const text = readFileSync(file, 'utf8');
+    const examples = text.split('\n').filter((l) => /^\s+# \S+: /.test(l));
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    for (const line of examples) {
+      writeFileSync(file, text.replace(line, line.replace('# ', '')));
+      const v = await cli(['validate', '--json'], { cwd: p.dir });
+      expect(v.code, `${line}: ${v.stderr}`).not.toBe(3); // 3 = broken config
+    }
+    writeFileSync(file, text.replace(/^([ ]+)# /gm, '$1'));
+    expect((await cli(['validate', '--json'], { cwd: p.dir })).code).not.toBe(3);
+  });
+
+  it('prints a Next: line that runs as printed', async () => {
+    const p = project();
+    const r = await cli(['init', '--yes'], { cwd: p.dir, env: { npm_command: 'exec' } });
+    const next = /^Next: (.*)$/m.exec(r.stderr)![1]!;
+    expect(next).toBe('npx toolbox validate && npx toolbox run word_count --text "hello big world"');
+  });
+
   it('takes DIR, --registry-dir, --loader and --tool', async () => {
     const p = project();
     const r = await cli(

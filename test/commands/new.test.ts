@@ -18,13 +18,17 @@ const project = () => {
   return p;
 };
 const LOADERS = ['python_function', 'node_module', 'command', 'http', 'mcp'];
+const DESCRIPTION =
+  'Look up the opening hours of a shop by its name and city. Use it when the user asks whether a shop is open.';
 
 describe('toolbox new', () => {
   it.each(LOADERS)(
     'scaffolds a %s tool whose contract validates without errors and points at the schema',
     async (loader) => {
       const p = project();
-      const r = await cli(['new', `my_${loader}`, '--loader', loader, '--json'], { cwd: p.dir });
+      const r = await cli(['new', `my_${loader}`, '--loader', loader, '--description', DESCRIPTION, '--json'], {
+        cwd: p.dir,
+      });
       expect(r.code).toBe(0);
       expect(r.json.diagnostics).toEqual([]);
       const contractFile = join(p.dir, 'tool_registry', `my_${loader}.yaml`);
@@ -39,6 +43,20 @@ describe('toolbox new', () => {
       expect(v.json.summary).toMatchObject({ tools: 1, errors: 0, warnings: 0 });
     },
   );
+
+  it("without --description writes a TODO naming the tool (not the stub's description)", async () => {
+    const p = project();
+    await cli(['new', 'first', '--json'], { cwd: p.dir });
+    const r = await cli(['new', 'second', '--json'], { cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(r.json.diagnostics.map((d: { rule: string }) => d.rule)).toContain('description-placeholder');
+    const a = parse(readFileSync(join(p.dir, 'tool_registry', 'first.yaml'), 'utf8')).description;
+    const b = parse(readFileSync(join(p.dir, 'tool_registry', 'second.yaml'), 'utf8')).description;
+    expect(b).toContain('second');
+    expect(a).not.toBe(b);
+    const v = await cli(['validate', '--json'], { cwd: p.dir });
+    expect(v.code).toBe(1);
+  });
 
   it('python stub runs as function(**args) from the project root', async () => {
     const p = project();
@@ -148,13 +166,13 @@ function rmContract(dir: string, id: string) {
 
 describe('schemaRef', () => {
   it("points at the installed package's schema when the project has one, relative to the contract", () => {
-    const p = tempProject({ 'node_modules/toolbox/schemas/contract.schema.json': '{}' });
+    const p = tempProject({ 'node_modules/agent-toolbox/schemas/contract.schema.json': '{}' });
     try {
       expect(schemaRef(join(p.dir, 'tool_registry', 'a.yaml'), p.dir)).toBe(
-        '../node_modules/toolbox/schemas/contract.schema.json',
+        '../node_modules/agent-toolbox/schemas/contract.schema.json',
       );
       expect(schemaRef(join(p.dir, 'tool_registry', 'sub', 'a.yaml'), p.dir)).toBe(
-        '../../node_modules/toolbox/schemas/contract.schema.json',
+        '../../node_modules/agent-toolbox/schemas/contract.schema.json',
       );
     } finally {
       p.cleanup();

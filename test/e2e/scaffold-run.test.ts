@@ -21,7 +21,11 @@ describe('scaffolded tools run as generated', () => {
         )
       ).code,
     ).toBe(0);
-    expect((await spawnCli(['new', 'to_utc', '--loader', 'command'], { cwd: p.dir })).code).toBe(0);
+    const utc =
+      'Convert a date and time such as "next friday 9:00" to UTC in ISO 8601. Use it when the user needs a UTC time.';
+    expect((await spawnCli(['new', 'to_utc', '--loader', 'command', '--description', utc], { cwd: p.dir })).code).toBe(
+      0,
+    );
   });
   afterAll(() => p.cleanup());
 
