@@ -52,7 +52,9 @@ export async function spinner(
     return { update() {}, succeed() {}, fail() {}, stop() {} };
   }
   const { default: ora } = await import('ora');
-  const s = ora({ text, stream: ctx.io.stderr as NodeJS.WritableStream }).start();
+  // discardStdin: false. ora's default puts stdin in raw mode to swallow keystrokes, and in raw mode
+  // the terminal no longer turns Ctrl+C into SIGINT: the command would run on to the end.
+  const s = ora({ text, stream: ctx.io.stderr as NodeJS.WritableStream, discardStdin: false }).start();
   return {
     update: (t) => {
       s.text = t;

@@ -1,10 +1,15 @@
 # Drive a program in a pseudo-terminal (for interactive `toolbox init` tests): for each step
 # "WAIT<TAB>SEND", wait until WAIT appears in the output, then type SEND. Prints the exit code.
-import json, os, pty, select, sys, time
+import fcntl, json, os, pty, select, struct, sys, termios, time
 
 steps = json.loads(sys.argv[1])
 pid, fd = pty.fork()
 if pid == 0:
+    # PTY_SIZE=ROWSxCOLS gives the terminal a size (a fresh pty has 0 columns, and toolbox shows no
+    # spinner on a terminal without a width).
+    if os.environ.get('PTY_SIZE'):
+        rows, cols = (int(x) for x in os.environ['PTY_SIZE'].split('x'))
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
     os.execvp(sys.argv[2], sys.argv[2:])
 
 buf = b''
