@@ -27,5 +27,12 @@ export {
   type RankOptions,
   type WhyTerm,
 } from './select/index.js';
-export { toDefinitions } from './select/definitions.js';
+export {
+  toDefinitions,
+  type DefinitionFormat,
+  type DefinitionsByFormat,
+  type OpenAIToolDefinition,
+  type AnthropicToolDefinition,
+  type McpToolList,
+} from './select/definitions.js';
 export { validateProject } from './lint/validate.js';

@@ -1,4 +1,5 @@
-import type { SandboxProcess, SandboxSpec, SandboxTier } from '../sandbox/types.js';
+import type { SandboxSpec, SandboxTier } from '../sandbox/types.js';
+import type { SandboxProcess } from '../sandbox/process-types.js';
 
 /**
  * Start a stdio MCP server inside the sandbox: the one place the mcp loader and `import mcp`

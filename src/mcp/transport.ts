@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { SandboxProcess } from '../sandbox/types.js';
+import type { SandboxProcess } from '../sandbox/process-types.js';
 
 /**
  * An MCP client transport over a process that is already running (a SandboxProcess): newline-

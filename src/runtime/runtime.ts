@@ -1,3 +1,4 @@
+import type { Env } from '../util/env.js';
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,7 +27,7 @@ export interface RuntimeOptions {
   longRunning?: boolean;
   verbose?: boolean;
   /** Host environment the contract's `sandbox.env` allow-list reads from (default process.env). */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /** Entry point recorded in the call log: 'cli', 'serve', 'library' (default). */
   via?: string;
   /** Clock for the circuit breaker (tests). */

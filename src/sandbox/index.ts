@@ -2,19 +2,13 @@
 // isolates and what it does not.
 import { chooseTier, describeTier, probeFacts, TIERS, type ProbeFacts } from './probe.js';
 import { runWith, startWith } from './run.js';
-import type { SandboxInfo, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+import type { SandboxInfo, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+import type { SandboxProcess } from './process-types.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import type { Tools } from './wrap.js';
 
-export type {
-  LimitHit,
-  ResolvedLimits,
-  SandboxInfo,
-  SandboxProcess,
-  SandboxResult,
-  SandboxSpec,
-  SandboxTier,
-} from './types.js';
+export type { LimitHit, ResolvedLimits, SandboxInfo, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+export type { SandboxProcess } from './process-types.js';
 export { resolveInterpreter, type ResolvedInterpreter } from './interpreter.js';
 export { DEFAULT_LIMITS, parseDuration, parseSize, resolveLimits } from './limits.js';
 

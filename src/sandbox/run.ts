@@ -3,7 +3,8 @@
 import { ToolboxError } from '../errors.js';
 import { classifyLimit, decodeExit } from './outcome.js';
 import { startWrapped, waitGone, type Started } from './spawn.js';
-import type { LimitHit, SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+import type { LimitHit, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
+import type { SandboxProcess } from './process-types.js';
 import type { Tools } from './wrap.js';
 
 /** After the wrapper exits, how long to wait for pipes held by stray processes before cutting them. */

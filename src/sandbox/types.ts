@@ -86,15 +86,3 @@ export interface SandboxResult {
   /** Per-call isolation warnings (e.g. a bound path that kept the process limit off). */
   warnings?: string[];
 }
-
-/** A long-lived sandboxed process (MCP stdio servers, warm Python workers). */
-export interface SandboxProcess {
-  stdin: NodeJS.WritableStream;
-  stdout: NodeJS.ReadableStream;
-  stderr: NodeJS.ReadableStream;
-  pid: number | undefined;
-  /** Resolves when the whole process tree is gone. */
-  exited: Promise<SandboxResult>;
-  /** Kill the whole process tree (SIGKILL to the namespace). */
-  kill(): void;
-}

@@ -1,5 +1,6 @@
 // The selection API every entry point uses (`toolbox select`, `eval`, `validate`'s routing check,
 // the MCP server's search tool): rank a registry's tools for a query, explainably, for one caller.
+import type { Env } from '../util/env.js';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
@@ -54,7 +55,7 @@ export interface RankOptions {
   /** Use the configured embeddings endpoint (default: when configured). */
   dense?: boolean;
   /** Environment for the embeddings API key. */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   signal?: AbortSignal;
 }
 

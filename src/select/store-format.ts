@@ -48,7 +48,7 @@ const join = (xs: string[]) => xs.join('\n');
 const split = (s: string) => (s === '' ? [] : s.split('\n'));
 
 /** Serialise an index. */
-export function encodeIndex(d: IndexData): Buffer {
+export function encodeIndex(d: IndexData): Uint8Array {
   const { tools, lex } = d;
   const terms = [...lex.terms.keys()];
   const perms: Record<number, unknown> = {};
@@ -120,7 +120,10 @@ export function encodeIndex(d: IndexData): Buffer {
 type Ctor<T> = { new (b: ArrayBufferLike, o: number, l: number): T; BYTES_PER_ELEMENT: number };
 
 /** Parse a file written by encodeIndex; undefined when it is not one (or of another version). */
-export function decodeIndex(buf: Buffer): StoredIndex | undefined {
+export function decodeIndex(bytes: Uint8Array): StoredIndex | undefined {
+  // Uint8Array in the signature: this file's types are reachable from the library's, which must
+  // not need @types/node. Same memory, Buffer's readers.
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 24 || buf.toString('latin1', 0, 8) !== MAGIC) return undefined;
   const headLen = buf.readUInt32LE(8);
   const postings = buf.readUInt32LE(12);

@@ -1,4 +1,5 @@
-import type { SandboxProcess, SandboxResult, SandboxSpec, SandboxTier } from '../../sandbox/types.js';
+import type { SandboxResult, SandboxSpec, SandboxTier } from '../../sandbox/types.js';
+import type { SandboxProcess } from '../../sandbox/process-types.js';
 import type { ToolEntry } from '../../contract/types.js';
 import type { CallContext } from '../types.js';
 import { cancelledError, limitError, processFailure, replyResult, tail, type RunnerReply } from './outcome.js';

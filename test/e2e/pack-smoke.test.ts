@@ -1,0 +1,151 @@
+// The installed product, not the clone: `npm pack` (with its real prepack), the tarball installed
+// into a fresh project (npm 11's `npm init -y`: "type": "commonjs"), then the CLI through npx as a
+// user types it, the library from strict TypeScript without @types/node, and from require().
+// Builds a copy of the sources (never this worktree's dist/, which other tests are using).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO } from '../helpers.js';
+
+const TMP = mkdtempSync(join(tmpdir(), 'toolbox-pack-'));
+const SRC = join(TMP, 'src');
+const APP = join(TMP, 'app');
+// A clean environment: nothing inherited from the `npm test` that may be running us.
+const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb', NO_COLOR: '1' };
+const NAME = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { name: string }).name;
+
+function sh(cwd: string, cmd: string, args: string[], timeout = 120_000) {
+  const r = spawnSync(cmd, args, { cwd, env: ENV, encoding: 'utf8', timeout, maxBuffer: 32 * 1024 * 1024 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, all: `${r.stdout}\n${r.stderr}` };
+}
+const toolbox = (...args: string[]) => sh(APP, 'npx', ['--no-install', 'toolbox', ...args]);
+
+let tarball = '';
+let install = { code: 0 as number | null, all: '' };
+
+beforeAll(() => {
+  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'LICENSE', 'README.md'])
+    cpSync(join(REPO, f), join(SRC, f));
+  for (const d of ['bin', 'src', 'scripts', 'schemas', 'templates', 'docs'])
+    cpSync(join(REPO, d), join(SRC, d), { recursive: true });
+  symlinkSync(join(REPO, 'node_modules'), join(SRC, 'node_modules'), 'dir');
+  const pack = sh(SRC, 'npm', ['pack', '--json', '--pack-destination', TMP], 180_000);
+  expect(pack.code, pack.stderr).toBe(0);
+  tarball = join(TMP, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
+  expect(sh(TMP, 'mkdir', ['app']).code).toBe(0);
+  expect(sh(APP, 'npm', ['init', '-y']).code).toBe(0);
+  const r = sh(APP, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], 180_000);
+  install = { code: r.code, all: r.all };
+}, 400_000);
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+
+describe(`the packed ${NAME} tarball`, () => {
+  it('holds the prebuilt dist/, the docs README links to and the LICENSE, and no prepare script', () => {
+    const list = sh(TMP, 'tar', ['tzf', tarball]).stdout.split('\n');
+    for (const f of [
+      'dist/main.js',
+      'dist/index.d.ts',
+      'bin/toolbox.js',
+      'LICENSE',
+      'docs/run.md',
+      'schemas/contract.schema.json',
+    ])
+      expect(list).toContain(`package/${f}`);
+    expect(list.some((f) => f.startsWith('package/src/') || f.startsWith('package/test/'))).toBe(false);
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    for (const [, link] of readme.matchAll(/\]\((docs\/[^)#]+)/g)) expect(list).toContain(`package/${link}`);
+    const pkg = JSON.parse(sh(TMP, 'tar', ['xzOf', tarball, 'package/package.json']).stdout) as {
+      scripts: Record<string, string>;
+      bin: Record<string, string>;
+      private?: boolean;
+    };
+    expect(pkg.scripts.prepare).toBeUndefined();
+    expect(pkg.private).toBeUndefined();
+    expect(Object.keys(pkg.bin).sort()).toEqual([NAME, 'toolbox'].sort());
+  });
+
+  it('installs into a fresh project without install-script warnings', () => {
+    expect(install.code, install.all).toBe(0);
+    expect(install.all).not.toMatch(/install-scripts/);
+  });
+
+  it("init, new, validate, select and run work through npx, and init's Next: line runs as printed", () => {
+    const init = toolbox('init', '--yes');
+    expect(init.code, init.all).toBe(0);
+    const next = /^Next: (.*)$/m.exec(init.stderr)?.[1];
+    expect(next).toMatch(/^npx toolbox validate && npx toolbox run word_count /);
+    expect(sh(APP, 'sh', ['-c', next!]).code).toBe(0);
+    expect(readFileSync(join(APP, '.gitignore'), 'utf8')).toContain('.toolbox/');
+
+    const made = toolbox(
+      'new',
+      'shop_hours',
+      '--description',
+      'Look up the opening hours of a shop by its name and city. Use it when the user asks whether a shop is open.',
+    );
+    expect(made.code, made.all).toBe(0);
+    const contract = readFileSync(join(APP, 'tool_registry', 'shop_hours.yaml'), 'utf8');
+    expect(contract.split('\n')[0]).toBe(
+      `# yaml-language-server: $schema=../node_modules/${NAME}/schemas/contract.schema.json`,
+    );
+    expect(toolbox('validate').code).toBe(0);
+    const sel = toolbox('select', 'how many words are in this paragraph', '--json');
+    expect(sel.code, sel.all).toBe(0);
+    expect((JSON.parse(sel.stdout) as { results: { id: string }[] }).results[0]!.id).toBe('word_count');
+    const run = toolbox('run', 'shop_hours', '--text', 'open from nine to five', '--json');
+    expect(run.code, run.all).toBe(0);
+    expect(JSON.stringify(JSON.parse(run.stdout))).toContain('"words":5');
+    expect(sh(APP, 'npx', ['--no-install', NAME, '--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('the library compiles under strict TypeScript without @types/node, with typed definitions, and runs', () => {
+    writeFileSync(
+      join(APP, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          types: [],
+          skipLibCheck: false,
+          outDir: 'out',
+        },
+        files: ['use.mts'],
+      }),
+    );
+    writeFileSync(
+      join(APP, 'use.mts'),
+      `import { Runtime, resolveProject, loadRegistry, toDefinitions } from '${NAME}';
+const project = resolveProject({ cwd: '.' });
+const contracts = [...loadRegistry(project).byId.values()].map((e) => e.contract);
+const names: string[] = toDefinitions(contracts, 'openai').map((d) => d.function.name);
+const schema: string = JSON.stringify(toDefinitions(contracts, 'anthropic')[0]!.input_schema);
+const rt = new Runtime(project);
+const r = await rt.invoke({ id: 'word_count', args: { text: 'one two three' } });
+await rt.close();
+console.log(JSON.stringify({ names: names.sort(), text: r.text, schema: schema.length > 0 }));
+`,
+    );
+    const tsc = sh(APP, process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
+    expect(tsc.all.trim(), tsc.all).toBe('');
+    expect(tsc.code).toBe(0);
+    const out = sh(APP, process.execPath, ['out/use.mjs']);
+    expect(out.code, out.all).toBe(0);
+    const res = JSON.parse(out.stdout) as { names: string[]; text: string };
+    expect(res.names).toEqual(['shop_hours', 'word_count']);
+    expect(res.text).toContain('3');
+  });
+
+  it('CommonJS require() works (the consumer is "type": "commonjs")', () => {
+    expect(JSON.parse(readFileSync(join(APP, 'package.json'), 'utf8')).type).toBe('commonjs');
+    const r = sh(APP, process.execPath, [
+      '-e',
+      `const t = require('${NAME}'); console.log(typeof t.Runtime, typeof t.toDefinitions)`,
+    ]);
+    expect(r.code, r.all).toBe(0);
+    expect(r.stdout.trim()).toBe('function function');
+  });
+});
