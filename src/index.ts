@@ -35,4 +35,5 @@ export {
   type AnthropicToolDefinition,
   type McpToolList,
 } from './select/definitions.js';
+export type { McpToolDefinition } from './contract/mcp-tool.js';
 export { validateProject } from './lint/validate.js';
