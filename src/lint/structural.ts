@@ -73,6 +73,13 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     docs: 'Tool ids must be unique across the registry.',
   },
   {
+    id: 'sandbox-path',
+    severity: 'error',
+    description:
+      'A `sandbox.paths` entry outside the project (after symlinks), in .toolbox/, or a Unix socket with the network closed.',
+    docs: 'A contract may bind only paths inside its project; grant wider paths per tool in your own ~/.config/toolbox/grants.yaml.',
+  },
+  {
     id: 'routing',
     severity: 'warning',
     description: "One of the tool's `examples` does not select the tool.",

@@ -11,6 +11,7 @@ import { discoverContractFiles } from '../registry/discover.js';
 import { lintSettings, runLint } from './engine.js';
 import { loadRules } from './rules/index.js';
 import { STRUCTURAL_RULES } from './structural.js';
+import { checkSandboxPaths, loadUserGrants } from '../policy/grants.js';
 import type { LintFile, LintSettings, RuleMeta } from './types.js';
 
 /** Counts for the end of a report. */
@@ -96,6 +97,7 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   const broken: Registry['broken'] = [];
   const rels = discoverContractFiles(project.registryDir);
   const breathe = yielder(opts.signal);
+  const grants = loadUserGrants(project.root);
 
   for (const rel of rels) {
     await breathe();
@@ -161,6 +163,26 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
       diagnostics.push(d);
       broken.push({ file, diagnostics: [d] });
       continue;
+    }
+    const sb = parsed.contract.sandbox;
+    for (const pr of checkSandboxPaths(
+      project.root,
+      parsed.contract.id,
+      sb?.paths ?? [],
+      sb?.network === true,
+      grants,
+    )) {
+      const pos = parsed.locate(['sandbox', 'paths', pr.index]);
+      diagnostics.push({
+        file,
+        line: pos.line,
+        column: pos.column,
+        severity: 'error',
+        rule: 'sandbox-path',
+        path: `sandbox.paths[${pr.index}]`,
+        message: pr.message,
+        hint: pr.hint,
+      });
     }
     const entry: ToolEntry = { contract: parsed.contract, file, line };
     entries.push(entry);

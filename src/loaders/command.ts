@@ -1,5 +1,5 @@
 import { accessSync, constants } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
 import type { CommandConfig } from '../contract/types.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
@@ -7,6 +7,7 @@ import { resolveInterpreter, runSandboxed } from '../sandbox/index.js';
 import type { Loader, LoadContext, ToolOutput } from './types.js';
 import { cancelledError, processFailure } from './util/outcome.js';
 import { fill, fillArgv, paramsIn } from './util/template.js';
+import { programPaths } from './util/tool-paths.js';
 
 /** stdout → result. auto: JSON when the whole (trimmed) output parses as JSON, else the trimmed text. */
 export function parseOutput(stdout: string, mode: CommandConfig['parse'] = 'auto'): unknown {
@@ -56,7 +57,7 @@ async function resolveProgram(ctx: LoadContext, program: string): Promise<{ path
       },
     );
   }
-  return { path: abs, readOnlyPaths: [dirname(abs)] };
+  return { path: abs, readOnlyPaths: programPaths(ctx.project.root, abs) };
 }
 
 export const loader: Loader = {

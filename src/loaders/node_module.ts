@@ -3,6 +3,7 @@ import type { NodeModuleConfig } from '../contract/types.js';
 import { resolveInterpreter } from '../sandbox/index.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
+import { nodeModulePaths } from './util/tool-paths.js';
 
 export const loader: Loader = {
   type: 'node_module',
@@ -18,7 +19,7 @@ export const loader: Loader = {
       // which alone costs ~90 ms per child); warnings would only add noise to the logs.
       args: ['--no-warnings', join(RUNNERS_DIR, 'node_runner.mjs')],
       env: {},
-      readOnlyPaths: [ctx.project.root, RUNNERS_DIR, ...interp.readOnlyPaths],
+      readOnlyPaths: [...nodeModulePaths(ctx.project.root, cfg.module), RUNNERS_DIR, ...interp.readOnlyPaths],
       target: { module: cfg.module, function: cfg.function ?? 'default' },
     });
   },

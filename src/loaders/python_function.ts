@@ -1,11 +1,29 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ExitCode, ToolboxError } from '../errors.js';
+import { closest, ExitCode, ToolboxError } from '../errors.js';
 import type { PythonFunctionConfig } from '../contract/types.js';
 import { resolveInterpreter } from '../sandbox/index.js';
 import { toolInterpreter } from '../deps/interpreter.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
+import { pythonModulePaths, topLevelPythonModules } from './util/tool-paths.js';
+
+function missingModule(ctx: LoadContext, module: string): ToolboxError {
+  const top = module.split('.')[0] ?? module;
+  const names = topLevelPythonModules(ctx.project.root);
+  const near = closest(top, names);
+  const e = ctx.entry;
+  return new ToolboxError(
+    'tool_module_not_found',
+    `tool '${e.contract.id}': no module named '${top}' in the project root ${ctx.project.root}${names.length ? ` (modules there: ${names.slice(0, 20).join(', ')})` : ''}${near.length ? `; did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`,
+    {
+      exitCode: ExitCode.registry,
+      location: { file: e.file, line: e.line },
+      hint: `Fix loader_config.module in ${e.file}${e.line ? `:${e.line}` : ''}, or add the missing code.`,
+      details: { kind: 'module_not_found' },
+    },
+  );
+}
 
 const isDir = (p: string) => {
   try {
@@ -54,15 +72,18 @@ export const loader: Loader = {
     // A per-tool venv made by `toolbox deps --install` wins over loader_config.python.
     const installed = toolInterpreter(ctx.project, ctx.entry);
     const { command, venv } = pythonCommand(installed ?? cfg.python, ctx.project.root);
+    const own = pythonModulePaths(ctx.project.root, cfg.module);
+    // Only the tool's own package is visible in the sandbox, so a missing one is found here.
+    if (own.length === 0) throw missingModule(ctx, cfg.module);
     const interp = await resolveInterpreter(command);
     return runnerTool({
       load: ctx,
       what: 'python runner',
       command: interp.path,
-      // -B: the project is mounted read-only, so never try to write __pycache__.
+      // -B: the tool's package is mounted read-only, so never try to write __pycache__.
       args: ['-B', join(RUNNERS_DIR, 'python_runner.py')],
       env: { PYTHONUTF8: '1', PYTHONDONTWRITEBYTECODE: '1' },
-      readOnlyPaths: [ctx.project.root, RUNNERS_DIR, ...interp.readOnlyPaths, ...(venv ? [venv] : [])],
+      readOnlyPaths: [...own, RUNNERS_DIR, ...interp.readOnlyPaths, ...(venv ? [venv] : [])],
       target: { module: cfg.module, function: cfg.function },
     });
   },

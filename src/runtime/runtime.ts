@@ -1,6 +1,5 @@
 import type { Env } from '../util/env.js';
 import { statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Project } from '../config.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
@@ -14,6 +13,7 @@ import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { checkOutput, formatResult } from './format.js';
 import { countsAsFailure, mapCallError } from './map-error.js';
 import { assertCanUse } from '../policy/permissions.js';
+import { sandboxPathsFor } from '../policy/grants.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
@@ -189,8 +189,10 @@ export class Runtime {
       const v = host[name];
       if (v !== undefined) env[name] = v;
     }
-    const readOnlyPaths = (c.sandbox?.paths ?? []).map((p) => (isAbsolute(p) ? p : resolve(this.project.root, p)));
-    return { signal, limits, network: c.sandbox?.network === true, env, readOnlyPaths };
+    const network = c.sandbox?.network === true;
+    // Inside the project only, unless the user's own grants.yaml names this tool (src/policy/grants.ts).
+    const readOnlyPaths = sandboxPathsFor(this.project.root, c.id, c.sandbox?.paths ?? [], network);
+    return { signal, limits, network, env, readOnlyPaths };
   }
 
   private async callWithBackstop(

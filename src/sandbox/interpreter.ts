@@ -3,8 +3,8 @@
 // drop they cannot even be read, so we resolve to the real executable and bind its prefix.
 import { execFile } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { writeFileAtomic } from '../util/fs.js';
+import { ownedBySelf, userCacheDir } from '../util/user-dirs.js';
 import { findOnPath as searchPath, isExecutableFile } from '../util/which.js';
 import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
@@ -139,29 +139,48 @@ function shimKey(found: string): string {
   }
   return parts.join('|');
 }
-const shimCacheFile = () => join(tmpdir(), `toolbox-interpreters-${process.getuid?.() ?? 'u'}.json`);
+// In the user's own 0700 cache folder: a file in the shared temp folder could be planted by another user.
+const shimCacheFile = () => {
+  const dir = userCacheDir();
+  return dir ? join(dir, 'interpreters.json') : undefined;
+};
+
+/** A cached answer is re-checked: a real interpreter binary owned by us or root that nobody else can replace. */
+function stillTrusted(hit: ResolvedInterpreter | undefined): hit is ResolvedInterpreter {
+  if (!hit || typeof hit.path !== 'string' || !isAbsolute(hit.path) || !Array.isArray(hit.readOnlyPaths)) return false;
+  try {
+    const real = realpathSync(hit.path);
+    return isElf(real) && ownedBySelf(real) && ownedBySelf(dirname(real));
+  } catch {
+    return false;
+  }
+}
 
 function readShimCache(key: string): ResolvedInterpreter | undefined {
+  const file = shimCacheFile();
+  if (!file) return undefined;
   try {
-    const hit = (JSON.parse(readFileSync(shimCacheFile(), 'utf8')) as Record<string, ResolvedInterpreter>)[key];
-    return hit && existsSync(hit.path) ? hit : undefined;
+    const hit = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, ResolvedInterpreter>)[key];
+    return stillTrusted(hit) ? hit : undefined;
   } catch {
     return undefined;
   }
 }
 
 function writeShimCache(key: string, value: ResolvedInterpreter): void {
+  const file = shimCacheFile();
+  if (!file) return;
   try {
     let all: Record<string, ResolvedInterpreter> = {};
     try {
-      all = JSON.parse(readFileSync(shimCacheFile(), 'utf8')) as Record<string, ResolvedInterpreter>;
+      all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, ResolvedInterpreter>;
     } catch {
       /* new */
     }
     const keys = Object.keys(all);
     if (keys.length > 50) for (const k of keys.slice(0, keys.length - 50)) delete all[k];
     all[key] = value;
-    writeFileAtomic(shimCacheFile(), JSON.stringify(all), 0o600);
+    writeFileAtomic(file, JSON.stringify(all), 0o600);
   } catch {
     /* an optimisation only */
   }

@@ -1,18 +1,21 @@
 // Which tier works on this machine: tried once per process, remembered on disk per
-// (bwrap binary, uid, kernel, arch) so later CLI calls skip the trial runs.
+// (bwrap binary, uid, kernel, arch) so later CLI calls skip the trial runs. The disk copy lives in
+// the user's own cache folder (never the project's .toolbox/, which a repository can ship) and is
+// only a hint: the programs are always looked up afresh from trusted system folders, and a cache
+// that names a weaker tier than the programs present allow is re-verified by trial runs.
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { arch, release } from 'node:os';
 import { join } from 'node:path';
+import { userCacheDir } from '../util/user-dirs.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
-import { findOnPath } from './interpreter.js';
+import { trustedBinary } from './trusted.js';
 import { seccompSupported } from './seccomp.js';
 import type { SandboxInfo, SandboxTier } from './types.js';
 import type { Tools } from './wrap.js';
 
 export const TIERS: SandboxTier[] = ['bwrap', 'unshare', 'none'];
-const SEARCH_PATH = `${process.env.PATH ?? ''}:/usr/bin:/bin:/usr/sbin:/sbin`;
 
 /** What the trial runs found: which tiers work, and why the others do not. */
 export interface ProbeFacts {
@@ -28,10 +31,10 @@ export type TierTrial = (tier: SandboxTier, tools: Tools) => Promise<string | un
 
 function findTools(): Tools {
   return {
-    bwrap: findOnPath('bwrap', SEARCH_PATH),
-    unshare: findOnPath('unshare', SEARCH_PATH),
-    prlimit: findOnPath('prlimit', SEARCH_PATH),
-    setpriv: findOnPath('setpriv', SEARCH_PATH),
+    bwrap: trustedBinary('bwrap'),
+    unshare: trustedBinary('unshare'),
+    prlimit: trustedBinary('prlimit'),
+    setpriv: trustedBinary('setpriv'),
   };
 }
 
@@ -70,25 +73,53 @@ function version(file: string): Promise<string | undefined> {
 
 let memo: Promise<ProbeFacts> | undefined;
 
-/** Probe facts, from memory, the disk cache, or trial runs (in that order). */
-export function probeFacts(stateDir: string | undefined, trial: TierTrial): Promise<ProbeFacts> {
+/** The probe's disk cache: `<user cache>/sandbox.json`, or none when that folder is not safe. */
+export function probeCacheFile(): string | undefined {
+  const dir = userCacheDir();
+  return dir ? join(dir, 'sandbox.json') : undefined;
+}
+
+/**
+ * A cached result is used only for what it cannot make worse: the same programs (key), and no
+ * tier marked broken whose program is present (a planted "bwrap does not work" is re-tried).
+ */
+function fromCache(file: string, key: string, tools: Tools): ProbeFacts | undefined {
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as ProbeFacts;
+    if (c.key !== key || typeof c.works !== 'object' || !c.works) return undefined;
+    if (tools.bwrap && c.works.bwrap !== true) return undefined;
+    if (tools.unshare && c.works.unshare !== true) return undefined;
+    return {
+      key,
+      tools,
+      works: { bwrap: !!tools.bwrap, unshare: !!tools.unshare, none: true },
+      reasons: {
+        ...(tools.bwrap ? {} : { bwrap: 'bwrap (bubblewrap) is not installed in a trusted system folder' }),
+        ...(tools.unshare ? {} : { unshare: 'unshare (util-linux) is not installed in a trusted system folder' }),
+      },
+      ...(typeof c.bwrapVersion === 'string' ? { bwrapVersion: c.bwrapVersion } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Probe facts, from memory, the user's disk cache, or trial runs (in that order). `stateDir` (the
+ * project's) is no longer read or written: nothing in a project chooses the sandbox.
+ */
+export function probeFacts(_stateDir: string | undefined, trial: TierTrial): Promise<ProbeFacts> {
   memo ??= (async () => {
     const tools = findTools();
     const key = cacheKey(tools);
-    const file = stateDir ? join(stateDir, 'cache', 'sandbox.json') : undefined;
-    if (file) {
-      try {
-        const cached = JSON.parse(readFileSync(file, 'utf8')) as ProbeFacts;
-        if (cached.key === key) return cached;
-      } catch {
-        /* no cache yet */
-      }
-    }
+    const file = probeCacheFile();
+    const cached = file ? fromCache(file, key, tools) : undefined;
+    if (cached) return cached;
     const facts: ProbeFacts = { key, tools, works: { bwrap: false, unshare: false, none: true }, reasons: {} };
     if (process.platform !== 'linux') {
       facts.reasons.bwrap = facts.reasons.unshare = `${process.platform} has no Linux namespaces`;
     } else {
-      if (!tools.bwrap) facts.reasons.bwrap = 'bwrap (bubblewrap) is not installed';
+      if (!tools.bwrap) facts.reasons.bwrap = 'bwrap (bubblewrap) is not installed in a trusted system folder';
       else if (!seccompSupported()) facts.reasons.bwrap = `no seccomp filter for ${process.arch}`;
       else {
         facts.bwrapVersion = await version(tools.bwrap);
@@ -96,7 +127,7 @@ export function probeFacts(stateDir: string | undefined, trial: TierTrial): Prom
         if (err) facts.reasons.bwrap = `bwrap does not work here: ${err}`;
         else facts.works.bwrap = true;
       }
-      if (!tools.unshare) facts.reasons.unshare = 'unshare (util-linux) is not installed';
+      if (!tools.unshare) facts.reasons.unshare = 'unshare (util-linux) is not installed in a trusted system folder';
       else {
         const err = await trial('unshare', tools);
         if (err) facts.reasons.unshare = `user namespaces do not work here: ${err}`;
@@ -105,7 +136,7 @@ export function probeFacts(stateDir: string | undefined, trial: TierTrial): Prom
     }
     if (file) {
       try {
-        writeFileAtomic(file, JSON.stringify(facts, null, 2));
+        writeFileAtomic(file, JSON.stringify(facts, null, 2), 0o600);
       } catch {
         /* a read-only state dir only costs a re-probe next time */
       }

@@ -127,9 +127,16 @@ function bindArgs(paths: string[], uidDrop: boolean, warnings: string[]): { args
         }
         continue;
       }
-      uidDrop = false;
-      warnings.push(
-        `'${p}' is not readable by other users, so the tool keeps uid 0 and the process limit is not enforced (only the timeout stops a fork bomb); chmod o+rX it to restore the limit`,
+      // Keeping uid 0 for it would silently lift the process limit and let the tool read it as
+      // root: refuse instead.
+      throw new ToolboxError(
+        'sandbox_path_unreadable',
+        `'${p}' is readable only by its owner (${isDir ? `a folder with more than ${MAX_EXPAND} entries` : 'a file'}), so the tool would have to keep uid 0 to see it; refused`,
+        {
+          exitCode: ExitCode.registry,
+          hint: `Make it readable to others (chmod o+rX '${p}') if the tool may see it, or stop binding it (sandbox.paths).`,
+          details: { path: p },
+        },
       );
     }
     mounts.push('--ro-bind', src, p);

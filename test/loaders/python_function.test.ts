@@ -46,7 +46,8 @@ describe('python_function loader (one process per call)', () => {
   });
 
   it("a missing module or function is the contract's fault (exit 3), with suggestions", async () => {
-    const mod = await rejection((await py('echo', 'l_py_tool')).call({}, callCtx()));
+    // Only the tool's own package is visible in the sandbox: a missing one is reported at load time.
+    const mod = await rejection(py('echo', 'l_py_tool').then((t) => t.call({}, callCtx())));
     expect(mod).toMatchObject({ code: 'tool_module_not_found', exitCode: 3 });
     expect(mod.message).toContain("'l_py_tools'");
     const fn = await rejection((await py('ecoh')).call({}, callCtx()));

@@ -1,6 +1,6 @@
 // Probing the tiers: the disk cache, forcing a tier, and the honesty of what each tier claims.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { availableTiers, describeSandboxTier, probeSandbox, runSandboxed } from '../../src/sandbox/index.js';
@@ -10,13 +10,23 @@ import { ToolboxError } from '../../src/errors.js';
 import { fixtureSpec, onTier } from './helpers.js';
 
 const state = mkdtempSync(join(tmpdir(), 'toolbox-state-'));
-afterAll(() => rmSync(state, { recursive: true, force: true }));
+const userCache = mkdtempSync(join(tmpdir(), 'toolbox-xdg-'));
+const prevXdg = process.env.XDG_CACHE_HOME;
+process.env.XDG_CACHE_HOME = userCache;
+afterAll(() => {
+  if (prevXdg === undefined) delete process.env.XDG_CACHE_HOME;
+  else process.env.XDG_CACHE_HOME = prevXdg;
+  rmSync(state, { recursive: true, force: true });
+  rmSync(userCache, { recursive: true, force: true });
+});
 
 describe('probeSandbox', () => {
-  it('probes once and caches the facts in <stateDir>/cache/sandbox.json', async () => {
+  it("probes once and caches the facts in the user's own 0700 cache folder, never in the project", async () => {
     const info = await probeSandbox({ stateDir: state });
-    const file = join(state, 'cache', 'sandbox.json');
+    const file = join(userCache, 'toolbox', 'sandbox.json');
     expect(existsSync(file)).toBe(true);
+    expect(existsSync(join(state, 'cache', 'sandbox.json'))).toBe(false);
+    expect(statSync(join(userCache, 'toolbox')).mode & 0o777).toBe(0o700);
     const cached = JSON.parse(readFileSync(file, 'utf8'));
     expect(cached.key).toContain(`uid=${process.getuid!()}`);
     expect(cached.works[info.tier]).toBe(true);
@@ -25,7 +35,7 @@ describe('probeSandbox', () => {
   });
 
   it('picks bwrap when it is installed (CI installs it)', async () => {
-    const facts = JSON.parse(readFileSync(join(state, 'cache', 'sandbox.json'), 'utf8')) as ProbeFacts;
+    const facts = JSON.parse(readFileSync(join(userCache, 'toolbox', 'sandbox.json'), 'utf8')) as ProbeFacts;
     if (facts.tools.bwrap) expect(facts.works.bwrap).toBe(true);
   });
 
