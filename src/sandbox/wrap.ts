@@ -83,8 +83,8 @@ function ancestors(p: string): string[] {
   return out;
 }
 
-/** bwrap mount arguments for the read-only paths; may turn the uid drop off (with a warning). */
-function bindArgs(paths: string[], uidDrop: boolean, warnings: string[]): { args: string[]; uidDrop: boolean } {
+/** bwrap mount arguments for the read-only paths; throws rather than give up the uid drop. */
+function bindArgs(paths: string[], uidDrop: boolean): { args: string[]; uidDrop: boolean } {
   const real: string[] = [];
   for (const p of paths) {
     if (!existsSync(p)) continue;
@@ -202,11 +202,7 @@ export function wrapCommand(w: WrapInput): Wrapped {
     return { file: deathSig[0] ?? args.shift()!, args, seccompFd: false, warnings, uidDropped: false };
   }
   const root = process.getuid?.() === 0;
-  const { args: binds, uidDrop } = bindArgs(
-    w.readOnlyPaths,
-    root && w.uid !== undefined && !!w.tools.setpriv,
-    warnings,
-  );
+  const { args: binds, uidDrop } = bindArgs(w.readOnlyPaths, root && w.uid !== undefined && !!w.tools.setpriv);
   const a = [
     '--die-with-parent',
     '--new-session',

@@ -1,0 +1,72 @@
+// The hostile cases of test/security/ and their outcome on each sandbox tier: the one list that
+// the tests assert against (expected(id, tier)) and that docs/sandbox.md shows (table.test.ts keeps
+// the doc's table equal to renderTable()).
+import type { SandboxTier } from '../../src/sandbox/index.js';
+
+/** blocked: the attack fails; refused: toolbox refuses before running anything; exposed: the tier does not stop it. */
+export type Outcome = 'blocked' | 'refused' | 'exposed';
+
+export interface HostileCase {
+  item: number;
+  attack: string;
+  /** One outcome for every tier, or one per tier. */
+  outcome: Outcome | Record<SandboxTier, Outcome>;
+}
+
+const fs: Record<SandboxTier, Outcome> = { bwrap: 'blocked', unshare: 'exposed', none: 'exposed' };
+
+export const CASES = {
+  'read-project-secrets-python': {
+    item: 1,
+    attack: 'a Python tool reads `../.env`, `.git/config`, `.toolbox/`, another tool',
+    outcome: fs,
+  },
+  'read-project-secrets-node': { item: 1, attack: 'a Node tool reads `../.env`', outcome: fs },
+  'read-project-secrets-command': { item: 1, attack: 'a command at the project root reads `.env`', outcome: fs },
+  'paths-outside-project': {
+    item: 2,
+    attack: 'a contract binds `/root/.ssh`, `../..` or a symlink to `/etc` (`sandbox.paths`)',
+    outcome: 'refused',
+  },
+  'paths-socket': { item: 2, attack: 'a contract binds a Unix socket with the network closed', outcome: 'refused' },
+  'paths-planted-grant': { item: 2, attack: 'a grants file writable by others names the tool', outcome: 'refused' },
+  'paths-root-only': {
+    item: 2,
+    attack: 'a granted root-only file would keep the tool at uid 0',
+    outcome: { bwrap: 'refused', unshare: 'exposed', none: 'exposed' },
+  },
+  'planted-probe-cache': {
+    item: 3,
+    attack: 'a repository ships `.toolbox/cache/sandbox.json` naming its own "bwrap" or tier `none`',
+    outcome: 'blocked',
+  },
+  'planted-interpreter-cache': {
+    item: 3,
+    attack: 'another user plants `$TMPDIR/toolbox-interpreters-<uid>.json` with a fake Python',
+    outcome: 'blocked',
+  },
+  'fake-bwrap-on-path': {
+    item: 3,
+    attack: 'a writable folder early on `PATH` holds a fake `bwrap`',
+    outcome: 'blocked',
+  },
+} satisfies Record<string, HostileCase>;
+
+export type CaseId = keyof typeof CASES;
+
+/** What the suite expects of a case on a tier. */
+export function expected(id: CaseId, tier: SandboxTier): Outcome {
+  const o = (CASES[id] as HostileCase).outcome;
+  return typeof o === 'string' ? o : o[tier];
+}
+
+/** The Markdown table docs/sandbox.md carries between its `hostile-cases` markers. */
+export function renderTable(): string {
+  const rows = Object.entries(CASES as Record<string, HostileCase>).map(([id, c]) => {
+    const cell = (t: SandboxTier) => (typeof c.outcome === 'string' ? c.outcome : c.outcome[t]);
+    return `| ${c.item} | ${c.attack} | ${cell('bwrap')} | ${cell('unshare')} | ${cell('none')} | \`${id}\` |`;
+  });
+  return ['| item | hostile case | bwrap | unshare | none | test case |', '|---|---|---|---|---|---|', ...rows].join(
+    '\n',
+  );
+}
