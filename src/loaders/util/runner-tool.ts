@@ -19,7 +19,7 @@ export interface RunnerToolOptions {
   args: string[];
   /** Variables the runner needs on top of the contract's allow-listed env. */
   env: Record<string, string>;
-  /** Host paths the runner needs: the tool's own package or module folder, the runners folder, the interpreter prefix. */
+  /** Host paths the runner needs: the tool's own package or module folder, the runners, the interpreter. */
   readOnlyPaths: string[];
   /** What to import: { module, function } (the project root is added). */
   target: { module: string; function: string };
