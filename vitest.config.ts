@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Fails the run if a test wrote into the repository.
+    globalSetup: ['./test/repo-guard.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { IO } from './io.js';
 import type { CommandContext } from './output/context.js';
+import { exitCodeTable } from './errors.js';
 import { packageVersion } from './util/version.js';
 
 /** The signature every command module's entry point has. Returns the exit code. */
@@ -12,13 +13,6 @@ export type CommandFn = (
 ) => Promise<number>;
 
 const FORMATS_VALIDATE = ['human', 'json', 'github', 'sarif'];
-const EXIT_TABLE = `
-Exit codes:
-  0  ok                     4  tool failed
-  1  findings (validate, deps)  5  tool timed out / hit a resource limit
-  2  usage error            6  missing dependencies
-  3  broken registry/config 7  permission denied
-  130 cancelled             70 internal error (a bug)`;
 
 /**
  * The commander tree. Each action imports its command module only when it runs, so
@@ -34,7 +28,6 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .option('--config <file>', 'config file (default: nearest toolbox.config.yaml)')
     .option('-v, --verbose', 'more detail: sandbox tier, timings, stack traces')
     .option('--no-color', 'no colour')
-    .addHelpText('after', EXIT_TABLE)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -208,5 +201,11 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     )
     .action(lazy('import-mcp', 'importMcpCommand'));
 
+  // Every command's --help ends with the same exit-code table (from src/errors.ts).
+  const withTable = (c: Command): void => {
+    c.addHelpText('after', exitCodeTable());
+    c.commands.forEach(withTable);
+  };
+  withTable(program);
   return program;
 }

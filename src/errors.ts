@@ -10,9 +10,33 @@ export const ExitCode = {
   limit: 5,
   missingDeps: 6,
   permission: 7,
+  internal: 70,
   cancelled: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * What each exit code means: the one source of the table in every command's --help, and equal to
+ * README's "Exit codes" table (a test compares all three).
+ */
+export const EXIT_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
+  0: 'ok',
+  1: 'findings (validate, deps, doctor)',
+  2: 'usage error: bad flag, unknown tool, arguments that fail the schema',
+  3: 'broken registry or config',
+  4: 'the tool failed (or its circuit breaker is open)',
+  5: 'the tool timed out or hit a resource limit (the message names which)',
+  6: 'missing dependencies',
+  7: 'permission denied',
+  70: 'internal error (a bug in toolbox; --verbose shows the stack)',
+  130: 'cancelled (Ctrl+C)',
+};
+
+/** The exit-code table as printed after --help. */
+export function exitCodeTable(): string {
+  const rows = Object.entries(EXIT_MEANINGS).map(([code, meaning]) => `  ${code.padEnd(4)} ${meaning}`);
+  return `\nExit codes:\n${rows.join('\n')}`;
+}
 
 /** Where in which file a problem is. Lines and columns are 1-based. */
 export interface Location {

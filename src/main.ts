@@ -2,7 +2,7 @@ import { ExitCode, ExitError, InternalError, ToolboxError } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { buildProgram } from './cli.js';
 
-export const INTERNAL_ERROR_EXIT = 70;
+export const INTERNAL_ERROR_EXIT = ExitCode.internal;
 
 /** Write an error for humans (stderr text) or machines (one JSON object on stderr). */
 export function reportError(io: IO, e: ToolboxError, opts: { json: boolean; verbose: boolean }): void {
@@ -36,6 +36,8 @@ export async function run(argv: string[], io: IO): Promise<number> {
   };
   let code = 0;
   try {
+    // Test hook (set only by the test suite): behave as if toolbox had a bug. It does nothing but throw.
+    if (io.env.TOOLBOX_TEST_INTERNAL_ERROR === '1') throw new Error('TOOLBOX_TEST_INTERNAL_ERROR is set');
     const program = buildProgram(
       io,
       (c) => {

@@ -1,7 +1,8 @@
 // Golden end-to-end scenarios for `toolbox validate` (Spectral-style): each folder under
 // test/fixtures/validate/ is a small project; commands.json names the command lines to run.
 // The real binary runs on a temp copy; exit status, stdout and stderr (normalized) must equal
-// __golden__/<name>.txt. Refresh goldens with UPDATE_GOLDENS=1 npx vitest run test/e2e.
+// __golden__/<name>.txt. A missing golden is a failure; `npm run goldens` (scripts/update-goldens.mjs,
+// refused under CI) is the one way to write them.
 import { describe, expect, it } from 'vitest';
 import {
   cpSync,
@@ -19,7 +20,10 @@ import { join } from 'node:path';
 import { REPO, spawnCli } from '../helpers.js';
 
 const ROOT = join(REPO, 'test', 'fixtures', 'validate');
-const UPDATE = process.env.UPDATE_GOLDENS === '1';
+// Set only by scripts/update-goldens.mjs. Under CI a test run never writes what it then compares against.
+const UPDATE = process.env.TOOLBOX_GOLDENS === 'write';
+if (UPDATE && process.env.CI && process.env.CI !== 'false')
+  throw new Error('TOOLBOX_GOLDENS=write is refused under CI: goldens are written on a developer machine');
 const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 // Case-specific inputs too big to commit.
@@ -50,10 +54,11 @@ describe('validate golden scenarios', () => {
           const r = await spawnCli(argv, { cwd: dir, env: { NO_COLOR: '1' } });
           const actual = `$ toolbox ${argv.join(' ')}\nexit: ${r.code}\n--- stdout\n${normalize(r.stdout, dir)}--- stderr\n${normalize(r.stderr, dir)}`;
           const golden = join(caseDir, '__golden__', `${label}.txt`);
-          if (UPDATE || !existsSync(golden)) {
+          if (UPDATE) {
             mkdirSync(join(caseDir, '__golden__'), { recursive: true });
             writeFileSync(golden, actual);
           }
+          expect(existsSync(golden), `missing golden ${golden}: write it with \`npm run goldens\``).toBe(true);
           expect(actual).toBe(readFileSync(golden, 'utf8'));
         } finally {
           rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,16 @@
 // The mcp tools shipped in tool_registry/ work offline through `toolbox run`, from any cwd.
-import { describe, expect, it } from 'vitest';
+// They run on a temp copy of the shipped registry: the call log and breaker state land there, never in the repository.
+import { afterAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, cli } from '../helpers.js';
+import { REPO, cli, tempProject } from '../helpers.js';
 
-const registry = join(REPO, 'tool_registry');
+const project = tempProject({ 'package.json': '{\n  "name": "toolbox",\n  "private": true\n}\n' });
+cpSync(join(REPO, 'tool_registry'), join(project.dir, 'tool_registry'), { recursive: true });
+symlinkSync(join(REPO, 'node_modules'), join(project.dir, 'node_modules'));
+const registry = join(project.dir, 'tool_registry');
+afterAll(() => project.cleanup());
 
 describe('shipped mcp tools (server-filesystem from node_modules/.bin)', () => {
   it('mcp_read_project_file reads a file of the project, relative to its root', async () => {
@@ -27,5 +33,9 @@ describe('shipped mcp tools (server-filesystem from node_modules/.bin)', () => {
       cwd: tmpdir(),
     });
     expect(out.code).toBe(4);
+  });
+
+  it('keeps the call log in the copy it ran on', () => {
+    expect(existsSync(join(project.dir, '.toolbox', 'calls.jsonl'))).toBe(true);
   });
 });

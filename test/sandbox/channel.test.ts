@@ -2,11 +2,11 @@
 // bound folders, aborts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync } from 'node:fs';
-import { availableTiers, resolveInterpreter, runSandboxed } from '../../src/sandbox/index.js';
+import { resolveInterpreter, runSandboxed } from '../../src/sandbox/index.js';
 import { tempProject } from '../helpers.js';
-import { fixtureSpec, json, marker, onTier, processesWith } from './helpers.js';
+import { fixtureSpec, json, marker, onTier, processesWith, testTiers } from './helpers.js';
 
-const tiers = await availableTiers();
+const tiers = await testTiers();
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();

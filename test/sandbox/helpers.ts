@@ -1,9 +1,9 @@
 // Shared by the sandbox tests: fixture paths, specs, tier switching and a /proc scan for leftovers.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { REPO } from '../helpers.js';
-import { DEFAULT_LIMITS, resolveInterpreter } from '../../src/sandbox/index.js';
+import { availableTiers, DEFAULT_LIMITS, resolveInterpreter } from '../../src/sandbox/index.js';
 import type { ResolvedLimits, SandboxSpec, SandboxTier } from '../../src/sandbox/index.js';
 
 export const HOSTILE = join(REPO, 'test', 'fixtures', 'hostile');
@@ -38,6 +38,25 @@ export async function onTier<T>(tier: SandboxTier, fn: () => Promise<T>): Promis
     if (prev === undefined) delete process.env.TOOLBOX_SANDBOX;
     else process.env.TOOLBOX_SANDBOX = prev;
   }
+}
+
+/**
+ * Whether this machine is expected to provide every tier: CI as root on Debian, where .ci/run installs
+ * bubblewrap. There a tier that does not work is a failure, never a reason to run fewer tests.
+ */
+export function expectsEveryTier(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CI === 'true' && process.getuid?.() === 0 && existsSync('/etc/debian_version');
+}
+
+const ALL_TIERS: SandboxTier[] = ['bwrap', 'unshare', 'none'];
+
+/**
+ * The tiers the per-tier suites run on: those that work here, and on a machine that is expected to
+ * provide all of them, all of them, so that a broken tier fails its tests loudly instead of removing them.
+ */
+export async function testTiers(): Promise<SandboxTier[]> {
+  const works = await availableTiers();
+  return ALL_TIERS.filter((t) => works.includes(t) || expectsEveryTier());
 }
 
 export function marker(): string {

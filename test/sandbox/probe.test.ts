@@ -4,10 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { availableTiers, describeSandboxTier, probeSandbox, runSandboxed } from '../../src/sandbox/index.js';
-import { chooseTier, type ProbeFacts } from '../../src/sandbox/probe.js';
+import { chooseTier, TIERS, type ProbeFacts } from '../../src/sandbox/probe.js';
 import { buildSeccompFilter } from '../../src/sandbox/seccomp.js';
 import { ToolboxError } from '../../src/errors.js';
-import { fixtureSpec, onTier } from './helpers.js';
+import { expectsEveryTier, fixtureSpec, onTier } from './helpers.js';
 
 const state = mkdtempSync(join(tmpdir(), 'toolbox-state-'));
 const userCache = mkdtempSync(join(tmpdir(), 'toolbox-xdg-'));
@@ -34,9 +34,18 @@ describe('probeSandbox', () => {
     expect((await availableTiers())[0]).toBe(info.tier);
   });
 
-  it('picks bwrap when it is installed (CI installs it)', async () => {
+  it('picks bwrap when it works, and otherwise says why it does not', async () => {
     const facts = JSON.parse(readFileSync(join(userCache, 'toolbox', 'sandbox.json'), 'utf8')) as ProbeFacts;
-    if (facts.tools.bwrap) expect(facts.works.bwrap).toBe(true);
+    const info = await probeSandbox({ stateDir: state });
+    // Every tier either works or carries the reason it does not; the strongest working one is chosen.
+    for (const t of TIERS) expect(facts.works[t] || Boolean(facts.reasons[t])).toBe(true);
+    expect(info.tier).toBe(TIERS.find((t) => facts.works[t]));
+    if (expectsEveryTier()) {
+      // CI as root on Debian (.ci/run installs bubblewrap): every tier must work here.
+      expect(facts.reasons).toEqual({});
+      expect(facts.works).toEqual({ bwrap: true, unshare: true, none: true });
+      expect(info.tier).toBe('bwrap');
+    }
   });
 
   it('honours TOOLBOX_SANDBOX and rejects a tier that does not exist or does not work', async () => {

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { availableTiers, startSandboxed } from '../../src/sandbox/index.js';
-import { fixtureSpec, marker, onTier, processesWith } from './helpers.js';
+import { startSandboxed } from '../../src/sandbox/index.js';
+import { fixtureSpec, marker, onTier, processesWith, testTiers } from './helpers.js';
 
-const tiers = await availableTiers();
+const tiers = await testTiers();
 
 async function readLine(stream: NodeJS.ReadableStream): Promise<string> {
   let buf = '';

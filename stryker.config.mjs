@@ -1,0 +1,17 @@
+// Mutation testing of the pure core modules. Run through `npm run mutate` (scripts/mutate.mjs), which
+// runs one module at a time with its own incremental file; not part of CI (slow on 2 cores).
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.mutate.config.ts', related: true },
+  coverageAnalysis: 'perTest',
+  concurrency: 1,
+  incremental: true,
+  reporters: ['clear-text', 'json'],
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
+  tempDirName: '.stryker-tmp',
+  ignorePatterns: ['dist', 'bench', 'reports', '.toolbox', 'coverage', 'docs', 'my_tools'],
+  timeoutMS: 20_000,
+  thresholds: { high: 90, low: 80, break: null },
+};

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// The in-process unit tests of the pure core modules, for `npm run mutate` (Stryker). Tests that spawn the
+// built binary or a sandbox cannot see a mutant (they run dist/, not the mutated source), so they stay out.
+export default defineConfig({
+  test: {
+    include: [
+      'test/select/**/*.test.ts',
+      'test/lint/**/*.test.ts',
+      'test/contract/**/*.test.ts',
+      'test/runtime/args.test.ts',
+      'test/runtime/breaker.test.ts',
+      'test/runtime/validate.test.ts',
+      'test/errors.test.ts',
+      'test/cli/in-process.test.ts',
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
