@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getLoader } from '../../src/loaders/index.js';
 import type { CallContext, LoadedTool } from '../../src/loaders/types.js';
@@ -7,6 +8,9 @@ import { resolveLimits } from '../../src/sandbox/index.js';
 
 /** The fixture folder, used as the project root (python modules and node modules are found from it). */
 export const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'tools');
+
+// State (the sandbox probe cache) goes to a temp folder, never into test/fixtures/tools.
+let stateDir: string | undefined;
 
 /** Load one tool through the real loader API, as the runtime does. */
 export async function loadTool(
@@ -24,7 +28,8 @@ export async function loadTool(
     loader_config: loaderConfig,
     sandbox: opts.sandbox,
   };
-  const project = { root, registryDir: join(root, 'tool_registry'), stateDir: join(root, '.toolbox'), config: {} };
+  stateDir ??= mkdtempSync(join(tmpdir(), 'toolbox-loader-state-'));
+  const project = { root, registryDir: join(root, 'tool_registry'), stateDir, config: {} };
   return (await getLoader(loader)).load({
     project,
     entry: { contract, file: join(root, 'tool_registry', 'l_test_tool.yaml'), line: 1 },

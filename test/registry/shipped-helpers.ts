@@ -43,7 +43,13 @@ export function runChild(
       argv,
       {
         cwd: REPO,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+        // No __pycache__ in the repository's my_tools/.
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/tmp',
+          PYTHONDONTWRITEBYTECODE: '1',
+          ...env,
+        },
         timeout: 30_000,
       },
       (err, stdout, stderr) => {
