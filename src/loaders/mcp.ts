@@ -4,6 +4,7 @@ import { ToolRunError } from '../sandbox/tool-run-error.js';
 import type { CallContext, LoadContext, LoadedTool, Loader, ToolOutput } from './types.js';
 import { openSession, type McpSession, type McpTarget } from '../mcp/session.js';
 import { contentText, resultValue, type CallResultLike } from '../mcp/result.js';
+import type { ContentBlock } from '../mcp/content.js';
 import { acquire, release, pooledSession } from '../mcp/pool.js';
 
 /** `${NAME}` in a config value, taken from the (allow-listed) sandbox environment or PROJECT_ROOT. */
@@ -85,7 +86,9 @@ async function callOnce(
       tier: s.tier,
     });
   const result = resultValue(r);
-  const size = Buffer.byteLength(typeof result === 'string' ? result : JSON.stringify(result));
+  const size =
+    Buffer.byteLength(typeof result === 'string' ? result : JSON.stringify(result)) +
+    (r.content?.some((b) => b.type !== 'text') ? Buffer.byteLength(JSON.stringify(r.content)) : 0);
   if (size > cc.limits.outputBytes) {
     throw new ToolRunError({
       kind: 'limit',
@@ -95,7 +98,9 @@ async function callOnce(
       tier: s.tier,
     });
   }
-  return { result, logs, tier: s.tier };
+  // The blocks pass through as the server sent them (images, audio, resources), not flattened.
+  const content = r.content?.length ? (r.content as ContentBlock[]) : undefined;
+  return { result, ...(content ? { content } : {}), logs, tier: s.tier };
 }
 
 /** Map what the SDK threw (timeouts, a server that died, protocol errors) to a ToolRunError. */

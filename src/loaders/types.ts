@@ -3,6 +3,23 @@
 import type { Project } from '../config.js';
 import type { ToolEntry, LoaderType } from '../contract/types.js';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
+import type { ContentBlock } from '../mcp/content.js';
+
+/** MCP log levels, least severe first. */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The caller's side of a running call: where a tool's progress and log messages go, and who
+ * answers its questions (MCP elicitation and sampling). `toolbox serve` forwards these to the MCP
+ * client; a caller without a client leaves methods out, and the tool is told it cannot ask.
+ */
+export interface ToolClient {
+  progress?(p: { progress: number; total?: number; message?: string }): void;
+  log?(m: { level: LogLevel; data: unknown; logger?: string }): void;
+  /** `elicitation/create` or `sampling/createMessage`: resolves with the client's result. */
+  request?(method: 'elicitation/create' | 'sampling/createMessage', params: Record<string, unknown>): Promise<unknown>;
+}
 
 /** What a loader gets when it loads a tool (once per tool per process; cached by the runtime). */
 export interface LoadContext {
@@ -23,11 +40,15 @@ export interface CallContext {
   env: Record<string, string>;
   /** Extra read-only paths from the contract's sandbox.paths (absolute). */
   readOnlyPaths: string[];
+  /** Progress, logging, elicitation and sampling (serve's MCP client); absent in plain CLI runs. */
+  client?: ToolClient;
 }
 
 /** The raw outcome of one call, before formatting. */
 export interface ToolOutput {
   result: unknown;
+  /** MCP content blocks, when the loader got them as such (an upstream MCP server's result). */
+  content?: ContentBlock[];
   /** The tool's own stderr / prints, for --verbose. */
   logs?: string;
   tier: SandboxTier;

@@ -10,7 +10,8 @@ import { readSession, recordSessionEvent } from '../policy/session.js';
 import { Breaker, breakerSettings } from './breaker.js';
 import { appendCall } from './call-log.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
-import { checkOutput, formatResult } from './format.js';
+import { checkOutput } from './format.js';
+import { shapeOutput } from './content.js';
 import { countsAsFailure, mapCallError } from './map-error.js';
 import { assertCanUse } from '../policy/permissions.js';
 import { sandboxPathsFor } from '../policy/grants.js';
@@ -114,14 +115,20 @@ export class Runtime {
       const out = await this.callWithBackstop(tool, args, ctx, ac);
       stats.runMs = performance.now() - callStart;
       stats.tier = out.tier;
+      const shaped = shapeOutput(c, out);
       const warnings = [
-        ...new Set([...checkOutput(c, out.result), ...(await this.sandboxWarnings(out.tier)), ...(out.warnings ?? [])]),
+        ...new Set([
+          ...checkOutput(c, shaped.result),
+          ...(await this.sandboxWarnings(out.tier)),
+          ...(out.warnings ?? []),
+        ]),
       ];
       const result: InvokeResult = {
         tool: c.id,
         ok: true,
-        result: out.result,
-        text: formatResult(c, out.result),
+        result: shaped.result,
+        ...(shaped.content ? { content: shaped.content } : {}),
+        text: shaped.text,
         durationMs: round(performance.now() - t0),
         loadMs: round(stats.loadMs),
         runMs: round(stats.runMs),
@@ -192,7 +199,7 @@ export class Runtime {
     const network = c.sandbox?.network === true;
     // Inside the project only, unless the user's own grants.yaml names this tool (src/policy/grants.ts).
     const readOnlyPaths = sandboxPathsFor(this.project.root, c.id, c.sandbox?.paths ?? [], network);
-    return { signal, limits, network, env, readOnlyPaths };
+    return { signal, limits, network, env, readOnlyPaths, ...(req.client ? { client: req.client } : {}) };
   }
 
   private async callWithBackstop(

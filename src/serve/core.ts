@@ -6,6 +6,7 @@ import { canUse, type Caller } from '../policy/permissions.js';
 import { Runtime } from '../runtime/runtime.js';
 import { closeAllSessions } from '../mcp/pool.js';
 import { mcpOutputSchema } from '../contract/mcp-tool.js';
+import type { ToolClient } from '../loaders/types.js';
 import { Limiter } from './limiter.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
@@ -83,10 +84,16 @@ export class ServeCore {
   }
 
   /** One call through the runtime, as an MCP result. Never throws: failures are isError results. */
-  async call(id: string, args: unknown, session: string | undefined, signal?: AbortSignal): Promise<CallResult> {
+  async call(
+    id: string,
+    args: unknown,
+    session: string | undefined,
+    signal?: AbortSignal,
+    client?: ToolClient,
+  ): Promise<CallResult> {
     try {
       const r = await this.limiter.run(
-        () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal }),
+        () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal, client }),
         signal,
       );
       return okResult(r, this.runtime.find(r.tool).contract);

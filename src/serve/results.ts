@@ -35,10 +35,16 @@ export function okResult(r: InvokeResult, contract?: ToolContract): CallResult {
       );
     }
   }
-  return {
-    content: [{ type: 'text', text: r.text }],
-    ...(isPlainObject(r.result) ? { structuredContent: r.result } : {}),
-  };
+  // Content the tool or an upstream server built is passed through as it is.
+  if (r.content) {
+    return { content: r.content, ...(isPlainObject(r.result) ? { structuredContent: r.result } : {}) };
+  }
+  if (!isPlainObject(r.result)) return { content: [{ type: 'text', text: r.text }] };
+  // Structured results also go out as JSON text (MCP: SHOULD, for clients that ignore
+  // structuredContent), after the contract's `format` rendering when it has one.
+  const json = JSON.stringify(r.result);
+  const content = contract?.format && r.text !== json ? [{ type: 'text', text: r.text }] : [];
+  return { content: [...content, { type: 'text', text: json }], structuredContent: r.result };
 }
 
 /** Where an error result carries toolbox's error object besides structuredContent (always there). */

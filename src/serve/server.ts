@@ -1,5 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  SetLevelRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { LogLevelState, toolClient } from './tool-client.js';
 import type { ServeCore } from './core.js';
 import { CALL_TOOL, META_TOOLS, SEARCH_TOOL, metaToolDefs, toolDef, type McpToolDef } from './definitions.js';
 import { badRequest, errorResult, type CallResult } from './results.js';
@@ -17,7 +22,7 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
   const server = new Server(
     { name: 'toolbox', version: VERSION },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       instructions:
         core.opts.expose === 'search'
           ? `This server fronts a tool registry. Call ${SEARCH_TOOL} to find tools for a task, then call them (directly, or via ${CALL_TOOL}).`
@@ -26,6 +31,11 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
   );
   const found = new Set<string>();
   const top = core.project.config.select?.top ?? 5;
+  const logs = new LogLevelState();
+  server.setRequestHandler(SetLevelRequestSchema, async (req) => {
+    logs.level = req.params.level;
+    return {};
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     if (core.opts.expose === 'all') return { tools: core.visibleTools().map((e) => toolDef(e.contract)) };
@@ -41,6 +51,7 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallResult> => {
     const { name } = req.params;
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+    const client = toolClient(server, extra as never, req.params._meta?.progressToken, logs);
     if (core.opts.expose === 'search' && name === SEARCH_TOOL) return search(args, extra.signal);
     if (core.opts.expose === 'search' && name === CALL_TOOL) {
       if (typeof args.id !== 'string' || !args.id)
@@ -51,10 +62,10 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
       ) {
         return badRequest(`${CALL_TOOL}: "arguments" must be an object`);
       }
-      return core.call(args.id, args.arguments ?? {}, session, extra.signal);
+      return core.call(args.id, args.arguments ?? {}, session, extra.signal, client);
     }
     // A direct call, listed or not: the runtime still checks the id, permissions and arguments.
-    return core.call(name, args, session, extra.signal);
+    return core.call(name, args, session, extra.signal, client);
   });
 
   async function search(args: Record<string, unknown>, signal: AbortSignal): Promise<CallResult> {

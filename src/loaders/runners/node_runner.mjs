@@ -1,11 +1,14 @@
-// toolbox node runner: imports a tool's module and calls one export with ONE argument, the args object.
+// toolbox node runner: imports a tool's module and calls one export with the args object and a tool
+// context (content builders; progress, log, elicit, sample: see toolContext below).
 //
 // One-shot mode (default): reads {"root", "module", "function", "args"} as JSON on stdin and writes one
 // JSON reply on the private result channel (fd in env TOOLBOX_RESULT_FD).
 // Worker mode (--worker): the first stdin line is {"root", "module", "function"}; the module is imported
 // once, {"ready": true} is sent, then each {"id", "args"} line gets one reply line. Reply lines start
 // with \x1e so that anything else reaching fd 1 (a subprocess of the tool) is not mistaken for one;
-// the tool's own process.stdout / console.log are sent to stderr.
+// the tool's own process.stdout / console.log are sent to stderr. During a call the runner may also
+// send {"id", "notify": {method, params}} and {"id", "ask": {rid, method, params}}; the host answers
+// a question with the stdin line {"answer": {rid, result | error}}.
 //
 // Replies: {"ok": true, "result"} or {"ok": false, "error": {"kind", "type", "message", "traceback"}},
 // kind one of module_not_found, import_failed, function_not_found, exception, not_serializable.
@@ -89,9 +92,70 @@ function encode(reply) {
   }
 }
 
-async function call(fn, args) {
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const b64 = (data) => (typeof data === 'string' ? data : Buffer.from(data).toString('base64'));
+const textBlock = (text) => ({ type: 'text', text: String(text) });
+
+/**
+ * The second argument of every tool call: content builders, and the caller's side of the call
+ * (progress, log; elicit and sample under `toolbox serve` with an MCP client). `channel` is
+ * { notify(method, params), ask(method, params) -> Promise }.
+ */
+function toolContext(channel) {
+  return {
+    text: textBlock,
+    image: (data, mimeType) => ({ type: 'image', data: b64(data), mimeType }),
+    audio: (data, mimeType) => ({ type: 'audio', data: b64(data), mimeType }),
+    resource: (uri, { text, blob, mimeType } = {}) => ({
+      type: 'resource',
+      resource: {
+        uri,
+        ...(mimeType ? { mimeType } : {}),
+        ...(text !== undefined ? { text } : { blob: b64(blob ?? '') }),
+      },
+    }),
+    resourceLink: (uri, name, extra = {}) => ({ type: 'resource_link', uri, name, ...extra }),
+    result: (blocks, structured) => ({
+      content: blocks.map((b) => (typeof b === 'string' ? textBlock(b) : b)),
+      ...(structured !== undefined ? { structuredContent: structured } : {}),
+    }),
+    progress: (progress, total, message) =>
+      channel.notify('progress', {
+        progress,
+        ...(total !== undefined ? { total } : {}),
+        ...(message !== undefined ? { message } : {}),
+      }),
+    log: (level, data, logger) => {
+      if (!LEVELS.includes(level)) throw new TypeError(`log level must be one of ${LEVELS.join(', ')}`);
+      channel.notify('log', { level, data, ...(logger ? { logger } : {}) });
+    },
+    elicit: (message, requestedSchema) => channel.ask('elicitation/create', { message, requestedSchema }),
+    sample: (prompt, { maxTokens = 256, ...params } = {}) =>
+      channel.ask('sampling/createMessage', {
+        ...params,
+        messages: Array.isArray(prompt) ? prompt : [{ role: 'user', content: textBlock(prompt) }],
+        maxTokens,
+      }),
+  };
+}
+
+/** One-shot runs (toolbox run): progress and log lines go to stderr; nobody can answer questions. */
+const stderrChannel = {
+  notify(method, params) {
+    const line =
+      method === 'progress'
+        ? `progress ${params.progress}${params.total !== undefined ? `/${params.total}` : ''} ${params.message ?? ''}`
+        : `${params.level}: ${typeof params.data === 'string' ? params.data : JSON.stringify(params.data)}`;
+    process.stderr.write(line.trimEnd() + '\n');
+  },
+  ask: async (method) => {
+    throw new Error(`${method} needs an MCP client that supports it: call this tool through \`toolbox serve\``);
+  },
+};
+
+async function call(fn, args, channel = stderrChannel) {
   try {
-    const result = await fn(args ?? {});
+    const result = await fn(args ?? {}, toolContext(channel));
     return { ok: true, result: result === undefined ? null : result };
   } catch (e) {
     const type = e instanceof Error ? e.name : typeof e;
@@ -128,7 +192,6 @@ async function oneShot() {
 
 async function worker() {
   const { createInterface } = await import('node:readline');
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })[Symbol.asyncIterator]();
   const send = (reply) => writeAll(1, RS + encode({ ...reply, cpu: cpuSeconds() }) + '\n');
   const take = () => {
     const s = captured.parts.join('').slice(0, LOG_CAP);
@@ -136,21 +199,56 @@ async function worker() {
     return s;
   };
   captured = { parts: [], size: 0 };
-  const first = await lines.next();
-  if (first.done) return;
-  const hello = JSON.parse(first.value);
-  const { fn, error } = await loadFunction(hello.root, hello.module, hello.function);
+  // Lines are either requests (queued) or answers to a running call's questions (resolved at once).
+  const queued = [];
+  const pending = new Map();
+  let wake;
+  let closed = false;
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  rl.on('line', (line) => {
+    if (!line.trim()) return;
+    const msg = JSON.parse(line);
+    if (msg.answer) {
+      const p = pending.get(msg.answer.rid);
+      pending.delete(msg.answer.rid);
+      if (p && msg.answer.error) p.reject(new Error(msg.answer.error.message ?? 'the caller refused'));
+      else p?.resolve(msg.answer.result);
+      return;
+    }
+    queued.push(msg);
+    wake?.();
+  });
+  rl.on('close', () => {
+    closed = true;
+    wake?.();
+    for (const p of pending.values()) p.reject(new Error('the caller went away before answering'));
+  });
+  const nextLine = async () => {
+    while (!queued.length && !closed) await new Promise((r) => (wake = r));
+    return queued.shift();
+  };
+  const first = await nextLine();
+  if (!first) return;
+  const { fn, error } = await loadFunction(first.root, first.module, first.function);
   if (error) {
     send({ ...error, logs: take() });
     return;
   }
   send({ ready: true, logs: take() });
+  let rid = 0;
   for (;;) {
-    const next = await lines.next();
-    if (next.done) break;
-    if (!next.value.trim()) continue;
-    const req = JSON.parse(next.value);
-    const reply = await call(fn, req.args);
+    const req = await nextLine();
+    if (!req) break;
+    const channel = {
+      notify: (method, params) => writeAll(1, RS + encode({ id: req.id, notify: { method, params } }) + '\n'),
+      ask: (method, params) =>
+        new Promise((resolve, reject) => {
+          const n = ++rid;
+          pending.set(n, { resolve, reject });
+          writeAll(1, RS + encode({ id: req.id, ask: { rid: n, method, params } }) + '\n');
+        }),
+    };
+    const reply = await call(fn, req.args, channel);
     send({ ...reply, id: req.id, logs: take() });
   }
 }

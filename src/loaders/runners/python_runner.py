@@ -46,9 +46,62 @@ def _siblings(parent, root):
         return []
 
 
+def _helper():
+    """The toolbox_tool module (content builders, progress, log, elicit, sample), importable by tools."""
+    mod = sys.modules.get("toolbox_tool")
+    if mod is None:
+        import importlib.util
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "toolbox_tool.py")
+        spec = importlib.util.spec_from_file_location("toolbox_tool", path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["toolbox_tool"] = mod
+        spec.loader.exec_module(mod)
+    return mod
+
+
+class _WorkerChannel:
+    """A call's line to the caller in worker mode: notifications out, questions out and answers in."""
+
+    def __init__(self, write, read_line, call_id):
+        self.write, self.read_line, self.id, self.rid = write, read_line, call_id, 0
+
+    def notify(self, method, params):
+        self.write({"id": self.id, "notify": {"method": method, "params": params}})
+
+    def ask(self, method, params):
+        self.rid += 1
+        self.write({"id": self.id, "ask": {"rid": self.rid, "method": method, "params": params}})
+        while True:
+            line = self.read_line()
+            if not line:
+                raise _helper().ToolClientError("the caller went away before answering %s" % method)
+            answer = (json.loads(line) if line.strip() else {}).get("answer")
+            if answer and answer.get("rid") == self.rid:
+                if answer.get("error"):
+                    raise _helper().ToolClientError(answer["error"].get("message") or "%s failed" % method)
+                return answer.get("result")
+
+
+class _StderrChannel:
+    """One-shot runs (toolbox run): progress and log lines go to stderr; nobody can answer questions."""
+
+    def notify(self, method, params):
+        if method == "progress":
+            total = "/%s" % params["total"] if "total" in params else ""
+            line = "progress %s%s %s" % (params["progress"], total, params.get("message", ""))
+        else:
+            line = "%s: %s" % (params["level"], params["data"])
+        sys.stderr.write(line.rstrip() + "\n")
+
+    def ask(self, method, params):
+        raise _helper().ToolClientError(
+            "%s needs an MCP client that supports it: call this tool through `toolbox serve`" % method)
+
+
 def load_function(root, module_name, function_name):
     """Import the module and return (function, None) or (None, error reply)."""
     import traceback  # cheap next to any tool import, and every failure path needs it
+    _helper()
     if root not in sys.path:
         sys.path.insert(0, root)
     try:
@@ -118,7 +171,10 @@ def encode(reply):
         return json.dumps(safe, ensure_ascii=False)
 
 
-def call(fn, args):
+def call(fn, args, channel=None):
+    helper = sys.modules.get("toolbox_tool")
+    if helper is not None:
+        helper._channel = channel
     try:
         out = fn(**args)
         if hasattr(out, "__await__"):  # coroutines, futures, any awaitable
@@ -127,6 +183,9 @@ def call(fn, args):
     except BaseException as e:  # SystemExit and KeyboardInterrupt from tool code are failures too
         return _err("exception", type(e).__name__, "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__,
                     _tool_traceback(e))
+    finally:
+        if helper is not None:
+            helper._channel = None
 
 
 def _tool_traceback(e):
@@ -198,7 +257,7 @@ def one_shot():
     sys.stdout = sys.stderr
     fn, reply = load_function(req["root"], req["module"], req["function"])
     if fn is not None:
-        reply = call(fn, req.get("args") or {})
+        reply = call(fn, req.get("args") or {}, _StderrChannel())
     data = encode(reply).encode("utf-8")
     sys.stderr.flush()
     with os.fdopen(fd, "wb", closefd=True) as out:
@@ -214,10 +273,13 @@ def worker():
     capture = _Capture(sys.stderr)
     sys.stdout = sys.stderr = capture
 
+    def write(msg):
+        proto.write(RS + encode(msg) + "\n")
+        proto.flush()
+
     def send(reply):
         reply["cpu"] = cpu_seconds()
-        proto.write(RS + encode(reply) + "\n")
-        proto.flush()
+        write(reply)
 
     hello = json.loads(requests.readline())
     fn, reply = load_function(hello["root"], hello["module"], hello["function"])
@@ -226,11 +288,17 @@ def worker():
         send(reply)
         return
     send({"ready": True, "logs": capture.take()})
-    for line in requests:
+    while True:
+        line = requests.readline()
+        if not line:
+            break
         if not line.strip():
             continue
         req = json.loads(line)
-        reply = call(fn, req.get("args") or {})
+        if "id" not in req:
+            continue  # a late answer to a question the tool stopped waiting for
+        channel = _WorkerChannel(write, requests.readline, req.get("id"))
+        reply = call(fn, req.get("args") or {}, channel)
         reply["id"] = req.get("id")
         capture.flush()
         reply["logs"] = capture.take()

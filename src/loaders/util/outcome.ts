@@ -13,6 +13,10 @@ export interface RunnerReply {
   /** CPU seconds the runner process has used so far (worker mode). */
   cpu?: number;
   error?: { kind: string; type?: string; message: string; traceback?: string | null };
+  /** A progress or log message from the running call (worker mode). */
+  notify?: { method: 'progress' | 'log'; params: Record<string, unknown> };
+  /** A question for the caller (elicitation, sampling); answered on the worker's stdin. */
+  ask?: { rid: number; method: string; params: Record<string, unknown> };
 }
 
 /** The last `max` characters of a text, cut at a line start when possible. */

@@ -3,6 +3,7 @@ import type { SandboxProcess } from '../../sandbox/process-types.js';
 import type { ToolEntry } from '../../contract/types.js';
 import type { CallContext } from '../types.js';
 import { cancelledError, limitError, processFailure, replyResult, tail, type RunnerReply } from './outcome.js';
+import { relay } from './relay.js';
 
 const RS = '\x1e';
 const LOG_CAP = 64 * 1024;
@@ -94,6 +95,10 @@ export class Worker {
     for (;;) {
       const reply = await this.next(deadline, ctx);
       if (reply.id !== id) continue;
+      if (reply.notify || reply.ask) {
+        relay(reply, ctx, this.proc!);
+        continue;
+      }
       if (reply.cpu !== undefined) {
         this.maxCallCpu = Math.max(this.maxCallCpu, reply.cpu - this.cpu);
         this.cpu = reply.cpu;
