@@ -73,11 +73,18 @@ export async function runCommand(ctx: CommandContext, args: unknown[], _opts: un
     await runtime.close();
   }
   spin?.stop();
+  const saved =
+    o.out && res.content
+      ? (await import('../output/content-files.js')).saveBlocks(resolve(io.cwd, o.out), id, res.content)
+      : undefined;
   if (json) {
     const { logs, ...rest } = res;
-    printJson(ctx, verbose && logs ? res : rest);
+    printJson(ctx, { ...(verbose && logs ? res : rest), ...(saved ? { saved } : {}) });
     return 0;
   }
+  for (const f of saved ?? []) io.stderr.write(`saved ${f.type} ${f.mimeType ?? ''} (${f.bytes} bytes): ${f.file}\n`);
+  if (!o.out && res.content?.some((b) => b.type !== 'text'))
+    io.stderr.write(style.dim('The result has non-text content: `--out DIR` saves it as files.') + '\n');
   for (const w of res.warnings) io.stderr.write(style.yellow(`warning: ${w}`) + '\n');
   if (verbose) {
     io.stderr.write(

@@ -13,6 +13,8 @@ export interface RunOptions {
   verbose: boolean;
   registry?: string;
   config?: string;
+  /** Folder where non-text result blocks (images, audio, resources) are saved. */
+  out?: string;
   noColor: boolean;
   /** Everything else: the tool's own flags, in order. */
   toolFlags: string[];
@@ -27,6 +29,7 @@ const VALUED: Record<string, keyof RunOptions> = {
   '--args-file': 'argsFile',
   '--registry': 'registry',
   '--config': 'config',
+  '--out': 'out',
 };
 
 /**

@@ -80,7 +80,7 @@ export function toolUsage(entry: ToolEntry): string {
     '',
     'Arguments: booleans as --flag / --no-flag; arrays by repeating the flag (or a JSON array);',
     "objects as --a.b value or a JSON object; or all at once: --args '<json>', --args-file F, or JSON on stdin.",
-    'Run options: --timeout <500ms|30s|2m>  --user U  --role R  --session ID  --json  --verbose',
+    'Run options: --timeout <500ms|30s|2m>  --user U  --role R  --session ID  --out DIR  --json  --verbose',
     `Contract: ${entry.file}:${entry.line ?? 1}`,
   );
   return lines.join('\n') + '\n';
