@@ -203,6 +203,31 @@ describe.each(['stdio', 'http'] as const)('serve over %s', (kind) => {
   });
 });
 
+describe('cancellation while a tool waits for the client', () => {
+  it('a cancelled call stops its tool even while it waits for an elicitation answer; the next call works', async () => {
+    const c = await connect('stdio');
+    try {
+      let asked = 0;
+      c.setRequestHandler(ElicitRequestSchema, (_req, extra) => {
+        asked++;
+        if (asked > 1) return Promise.resolve({ action: 'decline' as const });
+        return new Promise((_res, rej) => extra.signal.addEventListener('abort', () => rej(new Error('aborted'))));
+      });
+      const ac = new AbortController();
+      const call = c.callTool({ name: 'test_elicitation', arguments: { message: 'wait' } }, undefined, {
+        signal: ac.signal,
+      });
+      await expect.poll(() => asked).toBe(1);
+      ac.abort();
+      await expect(call).rejects.toThrow();
+      const next = await c.callTool({ name: 'test_elicitation', arguments: { message: 'again' } });
+      expect(blocks(next)[0]!.text).toBe('User response: action=decline, content=null');
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('toolbox run with content results', () => {
   it('--out saves non-text blocks as files; the text names them', async () => {
     const out = join(proj.dir, 'out');
