@@ -100,7 +100,13 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
         .default('error'),
     )
     .option('--no-routing', "skip the check that each tool's examples select it")
+    .option('--locked', 'also fail when a tool differs from toolbox.lock (grants, wording, code, deps)')
     .action(lazy('validate', 'validateCommand'));
+
+  program
+    .command('lock')
+    .description('write toolbox.lock: per tool, hashes of what the model sees and what runs, the sandbox grant, deps')
+    .action(lazy('lock', 'lockCommand'));
 
   program
     .command('list')
@@ -182,6 +188,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     )
     .option('--user <user>', 'caller identity for permissions')
     .option('--role <role>', 'caller role for permissions')
+    .option('--locked', 'refuse tools that differ from toolbox.lock')
     .action(lazy('serve', 'serveCommand'));
 
   const imp = program.command('import').description('bring tools from elsewhere into the registry');
@@ -193,6 +200,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .option('--prefix <p>', 'id prefix for the imported tools')
     .option('--out <dir>', 'folder (inside the registry) for the contracts')
     .option('--force', 'overwrite contracts a person has edited')
+    .option('--check', 'write nothing: report what changed on the server since toolbox.lock (exit 1 on changes)')
     .option('--network', "the server needs the network (written into each contract's sandbox)")
     .option(
       '--path <path>',

@@ -181,6 +181,7 @@ export const CONFIG_SHAPE: MapCheck = {
     },
     user: nonEmptyString('a user name', 'user: alice'),
     role: nonEmptyString('a role name', 'role: assistant'),
+    locked: { kind: 'value', expected: 'true or false', example: 'locked: true', test: (v) => typeof v === 'boolean' },
   },
 };
 

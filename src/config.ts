@@ -42,6 +42,8 @@ export interface ToolboxConfig {
   /** Default user/role for this project (overridden by --user / --role). */
   user?: string;
   role?: string;
+  /** Check toolbox.lock before every call of `run` and `serve` (as with --locked). */
+  locked?: boolean;
 }
 
 /** Where things are for one invocation: the registry, the project root and the state folder. */

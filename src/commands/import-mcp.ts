@@ -24,12 +24,22 @@ export async function importMcpCommand(
       network: Boolean(opts.network),
       paths: (opts.path as string[] | undefined) ?? [],
       cwd: ctx.io.cwd,
+      check: Boolean(opts.check),
       signal: ctx.io.signal,
     });
     spin.stop();
   } catch (e) {
     spin.fail();
     throw e;
+  }
+  if (report.upstream) {
+    const changed = report.upstream.length > 0 ? 1 : 0;
+    if (ctx.opts.json) printJson(ctx, { server: report.server, changes: report.upstream });
+    else
+      ctx.io.stdout.write(
+        (await import('../lock/render.js')).upstreamCheckText(report.server, report.upstream, ctx.style),
+      );
+    return changed;
   }
   const failed = report.counts.conflict > 0 ? 1 : 0;
   if (ctx.opts.json) {

@@ -25,7 +25,7 @@ export async function runCommand(ctx: CommandContext, args: unknown[], _opts: un
     registry: o.registry ?? ctx.opts.registry,
     config: o.config ?? ctx.opts.config,
   });
-  const runtime = new Runtime(project, { verbose, env: io.env, via: 'cli' });
+  const runtime = new Runtime(project, { verbose, env: io.env, via: 'cli', ...(o.locked ? { locked: true } : {}) });
   const entry = runtime.find(id);
   if (o.help) {
     const { toolUsage } = await import('../runtime/usage.js');

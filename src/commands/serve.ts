@@ -37,6 +37,7 @@ export async function serveCommand(
     caller: { user: opts.user as string | undefined, role: opts.role as string | undefined },
     verbose: ctx.opts.verbose,
     env: ctx.io.env,
+    ...(opts.locked ? { locked: true } : {}),
   });
   const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
   try {

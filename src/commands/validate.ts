@@ -25,6 +25,7 @@ export async function validateCommand(
       routing: opts.routing !== false,
       cwd: ctx.io.cwd,
       signal: ctx.io.signal,
+      locked: Boolean(opts.locked),
     });
   } finally {
     spin?.stop();

@@ -38,6 +38,8 @@ export interface ValidateOptions {
   cwd?: string;
   /** Aborts a long validation (Ctrl+C, SIGTERM): it stops at the next file and throws `cancelled`. */
   signal?: AbortSignal;
+  /** Also report drift from toolbox.lock (`validate --locked`). */
+  locked?: boolean;
 }
 
 /**
@@ -202,11 +204,21 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
       diagnostics.push({ ...d, severity: sev });
   }
 
+  const extraRules: RuleMeta[] = [];
+  if (opts.locked) {
+    const { lockDiagnostics, LOCK_RULES } = await import('./lock-drift.js');
+    extraRules.push(...LOCK_RULES);
+    const where = new Map(lintFiles.map((f) => [f.file, f.locate]));
+    diagnostics.push(
+      ...(await lockDiagnostics(project, entries, (file, path) => where.get(file)?.(path) ?? { line: 1, column: 1 })),
+    );
+  }
+
   sortDiagnostics(diagnostics);
   return {
     diagnostics,
     summary: summarize(diagnostics, rels.length, entries.length),
-    rules: [...STRUCTURAL_RULES, ...rules.map((r) => r.meta)],
+    rules: [...STRUCTURAL_RULES, ...rules.map((r) => r.meta), ...extraRules],
   };
 }
 

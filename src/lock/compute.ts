@@ -7,7 +7,15 @@ import { hashValue, sha256 } from './hash.js';
 import type { LockEntry } from './types.js';
 
 /** Contract fields a model sees (tools/list, provider tool definitions). */
-export const MODEL_FIELDS = ['name', 'title', 'description', 'schema', 'annotations', 'output_schema'] as const;
+export const MODEL_FIELDS = [
+  'name',
+  'title',
+  'description',
+  'schema',
+  'annotations',
+  'output_schema',
+  'icons',
+] as const;
 
 const isFile = (p: string) => {
   try {
@@ -61,7 +69,9 @@ export function depsVersions(d: ToolDeps | undefined): Record<string, string> | 
   if (!d) return undefined;
   const out: Record<string, string> = {};
   for (const r of d.requirements) {
+    // env vars have no version; a bin checked for presence only "resolves" to a host path, not a version.
     if (r.kind === 'env' || r.found === null || r.status === 'skipped') continue;
+    if (r.kind === 'bin' && r.found.startsWith('/')) continue;
     out[`${r.kind}:${r.name}`] = r.found;
   }
   return Object.keys(out).length ? out : undefined;

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Project } from '../config.js';
-import type { SandboxPolicy } from '../contract/types.js';
+import type { SandboxPolicy, ToolEntry } from '../contract/types.js';
+import { compareUpstream, recordImported, type UpstreamChange } from '../lock/upstream.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { isToolRunError } from '../sandbox/tool-run-error.js';
 import { loadRegistry } from '../registry/registry.js';
@@ -26,6 +27,8 @@ export interface ImportOptions {
   /** Host paths the server needs, bound read-only (written into each contract's sandbox.paths). */
   paths?: string[];
   cwd: string;
+  /** Only compare the server's tools with toolbox.lock (`--check`); write nothing. */
+  check?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -47,7 +50,20 @@ export interface ImportReport {
   dir: string;
   tools: ImportedTool[];
   counts: Record<ImportStatus, number>;
+  /** `--check`: what changed on the server since toolbox.lock (nothing is written). */
+  upstream?: UpstreamChange[];
+  /** The lock file updated with the imported tools' definitions. */
+  lock?: string;
 }
+
+const emptyCounts = (): Record<ImportStatus, number> => ({
+  written: 0,
+  updated: 0,
+  unchanged: 0,
+  kept: 0,
+  overwritten: 0,
+  conflict: 0,
+});
 
 function outDir(project: Project, opts: ImportOptions): string {
   const dir = opts.out ? resolve(opts.cwd, opts.out) : project.registryDir;
@@ -150,15 +166,13 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
     loaderBase = { command: stored, args };
   }
   const { server, tools } = await listTools(target, opts);
+  if (opts.check) {
+    const upstream = compareUpstream(project, server.name, tools);
+    return { server, dir, tools: [], counts: emptyCounts(), upstream };
+  }
   const existing = loadRegistry(project).byId;
-  const counts: Record<ImportStatus, number> = {
-    written: 0,
-    updated: 0,
-    unchanged: 0,
-    kept: 0,
-    overwritten: 0,
-    conflict: 0,
-  };
+  const counts = emptyCounts();
+  const locked: { entry: ToolEntry; tool: ListedTool }[] = [];
   const seen = new Set<string>();
   const out: ImportedTool[] = [];
   for (const t of tools) {
@@ -178,10 +192,13 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
       counts.conflict++;
       continue;
     }
-    const text = renderContractFile(
-      contractFor(t, { id, provider: server.name, loaderConfig: { ...loaderBase, tool: t.name }, sandbox }),
-      `MCP server '${server.name}'`,
-    );
+    const contract = contractFor(t, {
+      id,
+      provider: server.name,
+      loaderConfig: { ...loaderBase, tool: t.name },
+      sandbox,
+    });
+    const text = renderContractFile(contract, `MCP server '${server.name}'`);
     let before: string | undefined;
     try {
       before = readFileSync(file, 'utf8');
@@ -195,6 +212,7 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
     else status = state === 'missing' ? 'written' : state === 'edited' ? 'overwritten' : 'updated';
     if (status === 'written' || status === 'updated' || status === 'overwritten') writeFileAtomic(file, text);
     counts[status]++;
+    if (status !== 'kept') locked.push({ entry: { contract, file }, tool: t });
     out.push({
       id,
       tool: t.name,
@@ -207,5 +225,6 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
     throw new ToolboxError('import_no_tools', `MCP server '${server.name}' lists no tools`, {
       exitCode: ExitCode.findings,
     });
-  return { server, dir, tools: out, counts };
+  const lock = locked.length ? recordImported(project, server.name, locked) : undefined;
+  return { server, dir, tools: out, counts, ...(lock ? { lock } : {}) };
 }

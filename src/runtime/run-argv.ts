@@ -11,6 +11,8 @@ export interface RunOptions {
   help: boolean;
   json: boolean;
   verbose: boolean;
+  /** Refuse the tool if it differs from toolbox.lock. */
+  locked?: boolean;
   registry?: string;
   config?: string;
   /** Folder where non-text result blocks (images, audio, resources) are saved. */
@@ -58,6 +60,7 @@ export function splitRunArgv(tokens: string[]): RunOptions {
     else if (tok === '--json') o.json = true;
     else if (tok === '--verbose' || tok === '-v') o.verbose = true;
     else if (tok === '--no-color') o.noColor = true;
+    else if (tok === '--locked') o.locked = true;
     else o.toolFlags.push(tok);
   }
   return o;

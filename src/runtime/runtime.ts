@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   via?: string;
   /** Clock for the circuit breaker (tests). */
   now?: () => number;
+  /** Refuse tools that differ from toolbox.lock (default: config `locked`). */
+  locked?: boolean;
 }
 
 // A backstop over the sandbox's own timeout, for loaders whose work is not a sandboxed process
@@ -99,6 +101,8 @@ export class Runtime {
     let limits: ResolvedLimits | undefined;
     let callStart: number | undefined;
     try {
+      if (this.opts.locked ?? this.project.config.locked === true)
+        (await import('../lock/enforce.js')).assertLocked(this.project, entry);
       if (req.session) readSession(this.project, req.session); // rejects a malformed session id before anything runs
       assertCanUse(c, req.caller ?? {}, this.project.config);
       const args = (req.args ?? {}) as Record<string, unknown>;

@@ -26,6 +26,8 @@ export interface ServeOptions {
   verbose?: boolean;
   /** Host environment for the sandbox allow-lists (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Refuse tools that differ from toolbox.lock (default: config `locked`). */
+  locked?: boolean;
 }
 
 // The registry is re-read (stat only, thanks to its cache) at most this often: new or edited
@@ -49,7 +51,13 @@ export class ServeCore {
     readonly project: Project,
     readonly opts: ServeOptions,
   ) {
-    this.runtime = new Runtime(project, { longRunning: true, via: 'serve', verbose: opts.verbose, env: opts.env });
+    this.runtime = new Runtime(project, {
+      longRunning: true,
+      via: 'serve',
+      verbose: opts.verbose,
+      env: opts.env,
+      ...(opts.locked ? { locked: true } : {}),
+    });
     this.limiter = new Limiter(opts.maxConcurrent ?? 16, opts.maxQueued ?? 1000);
   }
 
