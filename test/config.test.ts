@@ -44,7 +44,7 @@ describe('toolbox.config.yaml validation', () => {
     const pr = project(text);
     const proj = resolveProject({ cwd: pr.dir });
     // Other people edit the README: check that every section is there, not its exact values.
-    expect(Object.keys(proj.config).sort()).toEqual(['lint', 'permissions', 'registry', 'runtime', 'select']);
+    expect(Object.keys(proj.config).sort()).toEqual(['lint', 'locked', 'permissions', 'registry', 'runtime', 'select']);
     expect(proj.config.select?.embeddings?.url).toMatch(/^https?:\/\//);
     for (const roles of Object.values(proj.config.permissions?.tools ?? {})) expect(Array.isArray(roles)).toBe(true);
     const r = await cli(['list', '--json'], { cwd: pr.dir });
