@@ -1,4 +1,4 @@
-import type { SandboxProcess } from '../../sandbox/types.js';
+import type { SandboxProcess } from '../../sandbox/process-types.js';
 import { LOG_LEVELS, type CallContext, type LogLevel } from '../types.js';
 import type { RunnerReply } from './outcome.js';
 
