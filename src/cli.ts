@@ -132,9 +132,10 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
 
   program
     .command('select')
-    .argument('<query>', 'what the user asked')
+    .argument('<query>', 'what the user asked; a tool id or `select:id1,id2` names tools directly')
     .description('show which tools a query would get, with scores and why')
-    .option('-k, --top <n>', 'how many tools', '5')
+    .option('-k, --top <n>', 'at most how many tools (fewer when the scores fall off)', '5')
+    .option('--min-score <x>', 'drop tools scoring below this (on top of the relative cut-off)')
     .option('--session <id>', 'session id: earlier turns inform this one')
     .option('--user <user>', 'select only tools this user may use')
     .option('--role <role>', 'select only tools this role may use')

@@ -152,6 +152,12 @@ export const CONFIG_SHAPE: MapCheck = {
       example: 'select: { top: 5 }',
       keys: {
         top: positiveInt('top: 5'),
+        always: {
+          kind: 'value',
+          expected: 'a list of tool ids',
+          example: 'always: [general_search]',
+          test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length > 0),
+        },
         embeddings: {
           kind: 'map',
           required: ['url'],

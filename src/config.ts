@@ -29,6 +29,8 @@ export interface ToolboxConfig {
   };
   select?: {
     top?: number;
+    /** Tool ids offered with every selection (after the ranked ones). */
+    always?: string[];
     embeddings?: { url: string; model?: string; api_key_env?: string; weight?: number };
   };
   permissions?: {

@@ -29,8 +29,16 @@ export async function selectCommand(
   const fromCli = cmd.getOptionValueSource('top') === 'cli';
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
   const top = fromCli ? parseTop(opts.top) : (project.config.select?.top ?? parseTop(opts.top));
+  const minScore = opts.minScore === undefined ? undefined : Number(opts.minScore);
+  if (minScore !== undefined && !(Number.isFinite(minScore) && minScore >= 0))
+    throw usageError(
+      'invalid_min_score',
+      `--min-score must be a number ≥ 0, got '${String(opts.minScore)}'`,
+      'For example: --min-score 2',
+    );
   const sel = await selectTools(project, query, {
     top,
+    minScore,
     session: opts.session as string | undefined,
     tokens: true,
     env: ctx.io.env,
@@ -65,6 +73,7 @@ function toJson(sel: Selection) {
       description: r.entry.contract.description,
       file: r.entry.file,
       why: r.why.map((w) => ({ ...w, score: round(w.score) })),
+      ...(r.reason ? { reason: r.reason } : {}),
       ...(r.dense !== undefined ? { lexical: round(r.lexical), dense: round(r.dense) } : {}),
     })),
     tokens: sel.tokens,
@@ -86,7 +95,16 @@ function printHuman(ctx: CommandContext, sel: Selection): void {
       .slice(0, 4)
       .map((w) => `${w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`)
       .join('; ');
-  const rows = sel.results.map((r, i) => [String(i + 1), s.bold(r.id), r.score.toFixed(3), why(r)]);
+  const rows = sel.results.map((r, i) => [
+    String(i + 1),
+    s.bold(r.id),
+    r.reason ? r.reason : r.score.toFixed(3),
+    r.reason === 'pinned'
+      ? '(select.always in the config)'
+      : r.reason === 'exact' && !r.why.length
+        ? '(named)'
+        : why(r),
+  ]);
   ctx.io.stdout.write(
     renderTable(['#', 'tool', 'score', 'why (term: fields)'], rows, {
       width: ctx.io.stdout.columns,

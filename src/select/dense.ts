@@ -16,7 +16,7 @@ export interface EmbeddingsConfig {
   model?: string;
   /** Name of the environment variable holding the API key (sent as a Bearer token). */
   api_key_env?: string;
-  /** Weight of the dense ranking in the fusion (lexical has 1). Default 1. */
+  /** Share of a candidate's score the dense similarity decides (0 to 0.5, default 0.3); see rerank. */
   weight?: number;
 }
 
@@ -72,6 +72,31 @@ function normalise(v: Float32Array): Float32Array {
 
 type VectorCache = Record<string, string>; // text hash -> base64 of a Float32Array
 
+// The vector cache of each file, read and parsed once per process (the MCP server and `eval`
+// rank many queries); decoded vectors are kept beside it.
+const vectorFiles = new Map<string, VectorCache>();
+const decoded = new Map<string, Float32Array>();
+
+function readVectors(file: string): VectorCache {
+  let cache = vectorFiles.get(file);
+  if (!cache) {
+    try {
+      cache = JSON.parse(readFileSync(file, 'utf8')) as VectorCache;
+    } catch {
+      cache = {};
+    }
+    vectorFiles.set(file, cache);
+  }
+  return cache;
+}
+
+function vector(file: string, cache: VectorCache, hash: string): Float32Array {
+  const key = `${file}\n${hash}`;
+  let v = decoded.get(key);
+  if (!v) decoded.set(key, (v = decode(cache[hash]!)));
+  return v;
+}
+
 function cacheFile(project: Project, cfg: EmbeddingsConfig): string {
   const key = createHash('sha1')
     .update(`${endpoint(cfg.url)}\n${cfg.model ?? ''}`)
@@ -99,12 +124,7 @@ export async function denseScores(
   signal?: AbortSignal,
 ): Promise<Float64Array> {
   const file = cacheFile(project, cfg);
-  let cache: VectorCache = {};
-  try {
-    cache = JSON.parse(readFileSync(file, 'utf8')) as VectorCache;
-  } catch {
-    /* none yet */
-  }
+  const cache = readVectors(file);
   const missing = index.tools.map((_, i) => (cache[index.hash(i)] ? -1 : i)).filter((i) => i >= 0);
   try {
     for (let s = 0; s < missing.length; s += BATCH) {
@@ -138,7 +158,7 @@ export async function denseScores(
   const [q] = await embed(cfg, [query], env, signal);
   const scores = new Float64Array(index.tools.length);
   index.tools.forEach((_, i) => {
-    const v = decode(cache[index.hash(i)]!);
+    const v = vector(file, cache, index.hash(i));
     let dot = 0;
     for (let k = 0; k < Math.min(v.length, q!.length); k++) dot += v[k]! * q![k]!;
     scores[i] = dot;
@@ -146,12 +166,33 @@ export async function denseScores(
   return scores;
 }
 
-/** Reciprocal rank fusion (Cormack et al. 2009): Σ weight / (60 + rank) over the rankings a tool is in. */
-export function fuse(rankings: { order: number[]; weight: number }[], n: number): Float64Array {
-  const out = new Float64Array(n);
-  for (const { order, weight } of rankings)
-    order.forEach((doc, r) => {
-      out[doc] += weight / (60 + r + 1);
-    });
-  return out;
+/** Largest share of a candidate's score the dense similarity may decide (config weights are clamped to it). */
+export const MAX_DENSE_WEIGHT = 0.5;
+/** Default dense weight: it can swap near-ties of the lexical ranking, not overturn a clear winner. */
+export const DENSE_WEIGHT = 0.3;
+
+/**
+ * Rerank the lexical candidates `order` (best first, already cut off) with the dense similarity:
+ * score = (1 − w)·lexical/lexical_top + w·(cosine scaled to 0..1 over the candidates). Only the
+ * candidates are touched (a tool the words did not match is never added), and with w ≤ 0.5 a
+ * weak embedding can only reorder tools whose lexical scores are close.
+ */
+export function rerank(
+  order: number[],
+  lexical: ArrayLike<number>,
+  dense: ArrayLike<number>,
+  weight = DENSE_WEIGHT,
+): { order: number[]; scores: Float64Array } {
+  const w = Math.min(MAX_DENSE_WEIGHT, Math.max(0, weight));
+  const scores = new Float64Array(lexical.length);
+  const top = lexical[order[0]!]! || 1;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const d of order) {
+    lo = Math.min(lo, dense[d]!);
+    hi = Math.max(hi, dense[d]!);
+  }
+  const span = hi - lo || 1;
+  for (const d of order) scores[d] = (1 - w) * (lexical[d]! / top) + w * ((dense[d]! - lo) / span);
+  return { order: [...order].sort((a, b) => scores[b]! - scores[a]! || a - b), scores };
 }

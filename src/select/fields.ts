@@ -1,4 +1,5 @@
 import type { ToolContract } from '../contract/types.js';
+import { terms } from './tokenize.js';
 
 /**
  * The searchable fields of a contract, in index order. Every piece of text a contract has lands
@@ -47,6 +48,12 @@ function walkSchema(node: unknown, params: string[], enums: string[], depth: num
   }
 }
 
+/** The id, and the name only when it says more than the id (most names repeat it: count those words once). */
+function nameText(c: ToolContract): string {
+  if (!c.name) return c.id;
+  return terms(c.name).join(' ') === terms(c.id).join(' ') ? c.id : `${c.id} ${c.name}`;
+}
+
 /** The text of each field of a contract (same order as FIELDS). */
 export function fieldTexts(c: ToolContract): string[] {
   const params: string[] = [];
@@ -57,7 +64,7 @@ export function fieldTexts(c: ToolContract): string[] {
   walkSchema(schema, params, enums, 0);
   const tags = [...(Array.isArray(c.tags) ? c.tags : []), ...(typeof c.provider === 'string' ? [c.provider] : [])];
   return [
-    `${c.id} ${c.name ?? ''}`,
+    nameText(c),
     c.description ?? '',
     params.join(' \n '),
     enums.join(' \n '),

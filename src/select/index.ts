@@ -7,9 +7,11 @@ import type { Registry } from '../registry/registry.js';
 import { brokenFilesWarning } from '../registry/broken.js';
 import { canUse, type Caller } from '../policy/permissions.js';
 import { contextQuery } from './context.js';
-import { denseScores, fuse, type EmbeddingsConfig } from './dense.js';
+import { denseScores, rerank, type EmbeddingsConfig } from './dense.js';
 import type { Field } from './fields.js';
-import { explain, scoreAll, topK } from './model.js';
+import { explain, RANK, topK, type RankParams } from './model.js';
+import { scoreAll } from './query.js';
+import { cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
 import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
 import { openIndex, type SelectIndex } from './store.js';
 
@@ -30,6 +32,8 @@ export interface SelectedTool {
   entry: ToolEntry;
   /** Lexical score alone. */
   lexical: number;
+  /** Why it is here without ranking: the query named it (`exact`) or the config pins it (`pinned`). */
+  reason?: 'exact' | 'pinned';
   /** Cosine similarity, when dense retrieval is on. */
   dense?: number;
 }
@@ -46,9 +50,11 @@ export interface Selection {
   history?: string[];
 }
 
-export interface RankOptions {
-  /** How many tools (default: config `select.top`, else 5). */
+export interface RankOptions extends CutOptions {
+  /** At most how many ranked tools (default: config `select.top`, else 5); pinned tools come on top of these. */
   top?: number;
+  /** Ranking constants (default RANK; the bench sweeps them). The index must be built with the same. */
+  params?: RankParams;
   caller?: Caller;
   /** Session history to take into account (see context.ts). */
   session?: Session;
@@ -68,7 +74,8 @@ export interface SelectOptions extends Omit<RankOptions, 'session'> {
   record?: boolean;
 }
 
-const DENSE_DEPTH = 100;
+/** How many lexical candidates the dense score may reorder (never add to). */
+const DENSE_DEPTH = 20;
 
 /** A registry's index plus the project's config: rank many queries without reopening anything. */
 export class Selector {
@@ -104,35 +111,35 @@ export class Selector {
     opts: RankOptions = {},
   ): Promise<{ results: SelectedTool[]; warnings: string[]; history: string[] }> {
     const top = opts.top ?? this.project.config.select?.top ?? 5;
+    const allow = this.allowed(opts.caller);
+    const warnings: string[] = [];
+    const explicit = explicitIds(query);
+    if (explicit) return { results: this.named(explicit, allow, warnings), warnings, history: [] };
     const ctx = contextQuery(query, opts.session);
-    const lexical = scoreAll(this.index.lex, ctx.query);
+    const lexical = scoreAll(this.index.lex, ctx.query, opts.params ?? RANK);
     if (ctx.prior.size) {
       this.index.tools.forEach((t, i) => {
         const p = ctx.prior.get(t.id);
         if (p) lexical[i] *= p;
       });
     }
-    const allow = this.allowed(opts.caller);
-    const warnings: string[] = [];
-    let final = lexical;
+    // No padding: the list stops where the lexical scores fall off, before any reranking.
+    let order = cutOff(topK(lexical, Math.max(top, DENSE_DEPTH), allow), lexical, opts);
+    let final: ArrayLike<number> = lexical;
     let dense: Float64Array | undefined;
     const cfg = this.project.config.select?.embeddings as EmbeddingsConfig | undefined;
-    if (cfg?.url && opts.dense !== false) {
+    if (cfg?.url && opts.dense !== false && order.length > 1) {
       try {
         dense = await denseScores(this.project, this.index, query, cfg, opts.env ?? {}, opts.signal);
-        const order = (s: Float64Array) => topK(s, DENSE_DEPTH, allow);
-        final = fuse(
-          [
-            { order: order(lexical), weight: 1 },
-            { order: order(dense.map((x) => x + 2)), weight: cfg.weight ?? 1 },
-          ],
-          lexical.length,
-        );
+        ({ order, scores: final } = rerank(order, lexical, dense, cfg.weight));
       } catch (e) {
         warnings.push(`dense retrieval unavailable, lexical ranking only: ${(e as Error).message}`);
       }
     }
-    const results = topK(final, top, allow).map((doc) => ({
+    // A query that is a tool's id or name gets that tool first (its name can only be among the matches).
+    const exact = this.exactDoc(query, order.slice(0, 10));
+    if (exact !== undefined && (!allow || allow(exact))) order = [exact, ...order.filter((d) => d !== exact)];
+    const results: SelectedTool[] = order.slice(0, top).map((doc) => ({
       id: this.index.tools[doc]!.id,
       score: final[doc]!,
       why: explain(this.index.lex, doc, ctx.query).map((w) =>
@@ -141,8 +148,49 @@ export class Selector {
       entry: this.index.entry(doc),
       lexical: lexical[doc]!,
       ...(dense ? { dense: dense[doc]! } : {}),
+      ...(doc === exact ? { reason: 'exact' as const } : {}),
     }));
+    const have = new Set(results.map((r) => r.id));
+    const pins = (this.project.config.select?.always ?? []).filter((id) => !have.has(id));
+    results.push(...this.named(pins, allow, warnings, 'pinned'));
     return { results, warnings, history: ctx.history };
+  }
+
+  /** Tool number of `id`, if the registry has it. */
+  doc(id: string): number | undefined {
+    this.byId ??= new Map(this.index.tools.map((t, i) => [t.id, i]));
+    return this.byId.get(id);
+  }
+  private byId?: Map<string, number>;
+
+  /** The tool whose id is the query (any tool), or whose name is (among `candidates`). */
+  private exactDoc(query: string, candidates: number[]): number | undefined {
+    const byId = this.doc(query.trim());
+    if (byId !== undefined) return byId;
+    for (const d of candidates) {
+      const t = this.index.tools[d]!;
+      if (isExactName(query, t.id, this.index.contract(d).name)) return d;
+    }
+    return undefined;
+  }
+
+  /** The tools named by id (unknown or not allowed ones are skipped with a warning). */
+  private named(
+    ids: string[],
+    allow: ((doc: number) => boolean) | undefined,
+    warnings: string[],
+    reason: 'exact' | 'pinned' = 'exact',
+  ): SelectedTool[] {
+    const out: SelectedTool[] = [];
+    for (const id of ids) {
+      const doc = this.doc(id);
+      if (doc === undefined || (allow && !allow(doc))) {
+        warnings.push(`${reason === 'pinned' ? 'pinned tool' : 'tool'} '${id}' is not in the registry or not allowed`);
+        continue;
+      }
+      out.push({ id, score: 0, why: [], entry: this.index.entry(doc), lexical: 0, reason });
+    }
+    return out;
   }
 
   /** Prompt tokens of every tool the caller may use, and of `ids`. Needs an index opened with `tokens`. */

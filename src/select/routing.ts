@@ -4,7 +4,8 @@ import { ExitCode, ToolboxError } from '../errors.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import { parseYamlSource } from '../contract/yaml-source.js';
 import type { Registry } from '../registry/registry.js';
-import { docStats, parseQuery, scoreAll, scoreDoc } from './model.js';
+import { docStats } from './model.js';
+import { parseQuery, scoreAll, scoreDoc } from './query.js';
 import { openIndex } from './store.js';
 
 /**

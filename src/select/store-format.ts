@@ -4,7 +4,7 @@
 import type { Permissions, ToolContract } from '../contract/types.js';
 import type { LexicalIndex } from './model.js';
 
-const MAGIC = 'TBXSEL05';
+const MAGIC = 'TBXSEL06'; // 06: issue 10's ranking constants (saturated weights changed)
 
 /** One tool as the index remembers it. */
 export interface ToolRecord {

@@ -7,7 +7,7 @@ import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles } from '../registry/discover.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { toolText } from './fields.js';
-import { buildIndex, docStats, type DocStats, type LexicalIndex } from './model.js';
+import { buildIndex, docStats, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
 import { decodeIndex, encodeIndex, type FileList, type ToolRecord } from './store-format.js';
 import { definitionTokens } from './tokens.js';
 
@@ -38,7 +38,7 @@ interface StatsCache {
   files: Record<string, { fp: Fp; id: string; stats: DocStats; tok: number }>;
 }
 
-const STATS_VERSION = 4;
+const STATS_VERSION = STATS_KEY; // issue 10: analysis version lives with the model
 const binPath = (p: Project) => join(p.stateDir, 'cache', 'select-index.bin');
 const statsPath = (p: Project) => join(p.stateDir, 'cache', `select-stats-v${STATS_VERSION}.json`);
 

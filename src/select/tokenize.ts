@@ -72,8 +72,10 @@ export function tokenize(text: string, opts: { query?: boolean } = {}): Token[] 
   const out: Token[] = [];
   if (!text) return out;
   // Dotted acronyms ("U.S.", "e.g.") become one word before punctuation splits them into letters.
+  // "%" is a word people also spell out ("15 percent", "15%"): index and query it as one.
   const norm = splitIdentifiers(text.normalize('NFKC'))
     .replace(ACRONYM, (a) => a.replace(/\./g, ''))
+    .replace(/%/g, ' percent ')
     .toLowerCase();
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];

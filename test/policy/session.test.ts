@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { selectTools } from '../../src/select/index.js';
-import { contextQuery, historyShare } from '../../src/select/context.js';
+import { contextQuery, isFollowUp } from '../../src/select/context.js';
 import { readSession, recordSessionEvent } from '../../src/policy/session.js';
 import { fixtureProject } from '../select/fixture.js';
 
@@ -50,10 +50,23 @@ describe('session memory', () => {
     expect(readSession(p, 's3').events).toHaveLength(1); // record: false
   });
 
-  it('lets short queries lean on history more than long ones', () => {
-    expect(historyShare('那上海呢')).toBeGreaterThan(
-      historyShare('send an email with the quarterly report to my manager'),
-    );
-    expect(historyShare('')).toBe(1);
+  it('never lets the session make a query with no matching words return tools', async () => {
+    fx = fixtureProject();
+    const p = fx.project();
+    await selectTools(p, 'search flights to Tokyo', { session: 's4' });
+    expect((await selectTools(p, 'zzqqxx blorfle', { session: 's4' })).results).toEqual([]);
+    expect((await selectTools(p, 'bake a chocolate cake', { session: 's4' })).results).toEqual([]);
+    // Context still helps a query that matches on its own words.
+    const own = await selectTools(p, 'price', { session: 's4', record: false });
+    expect(own.results.map((r) => r.id)).toContain('stock_price');
+  });
+
+  it('treats only short turns with a follow-up marker as follow-ups', () => {
+    expect(isFollowUp('那上海呢')).toBe(true);
+    expect(isFollowUp('what about Paris?')).toBe(true);
+    expect(isFollowUp('and in Berlin')).toBe(true);
+    expect(isFollowUp('zzqqxx blorfle')).toBe(false);
+    expect(isFollowUp('book a flight to Paris')).toBe(false);
+    expect(isFollowUp('and then send an email with the quarterly report to my manager and the team')).toBe(false);
   });
 });

@@ -63,6 +63,7 @@ afterEach(() => {
   fx?.cleanup();
   requests.length = 0;
 });
+const configure = () => writeFileSync(join(fx.dir, 'toolbox.config.yaml'), config(url));
 const config = (u: string) =>
   `select:\n  embeddings:\n    url: ${u}\n    model: test-embed\n    api_key_env: EMB_KEY\n    weight: 1\n`;
 
@@ -74,36 +75,40 @@ describe('dense retrieval fused with the lexical ranking', () => {
     expect(sel.results.map((r) => r.id)).not.toContain('query_weather');
   });
 
-  it('finds what lexical matching cannot, and sends the API key', async () => {
-    fx = fixtureProject({ 'toolbox.config.yaml': config(url) });
-    const sel = await selectTools(fx.project(), 'do I need an umbrella today', { env: { EMB_KEY: 'sk-test' } });
-    expect(sel.results[0]!.id).toBe('query_weather');
-    expect(sel.results[0]!.lexical).toBe(0);
-    expect(sel.results[0]!.dense).toBeGreaterThan(0.3);
+  it('reorders lexical candidates it agrees with, sends the API key, never adds a tool the words did not match', async () => {
+    fx = fixtureProject();
+    const lexicalOnly = (await selectTools(fx.project(), 'latest share forecast')).results.map((r) => r.id);
+    expect(lexicalOnly.slice(0, 2)).toEqual(['stock_price', 'query_weather']);
+    configure();
+    const sel = await selectTools(fx.project(), 'latest share forecast', { env: { EMB_KEY: 'sk-test' } });
+    expect(sel.results.map((r) => r.id).slice(0, 2)).toEqual(['query_weather', 'stock_price']);
+    expect(sel.results[0]!.dense).toBeGreaterThan(sel.results[1]!.dense!);
     expect(requests.every((r) => r.auth === 'Bearer sk-test')).toBe(true);
-    // Lexical evidence still counts: a plain request keeps its lexical winner.
+    // No lexical match: the embedding alone never brings a tool in.
+    expect((await selectTools(fx.project(), 'do I need an umbrella today')).results).toEqual([]);
+    // A clear lexical winner stays first even at a configured weight of 1 (clamped to 0.5).
     expect((await selectTools(fx.project(), 'stock price of AAPL')).results[0]!.id).toBe('stock_price');
   });
 
   it('embeds each tool once, and again only when its text changes', async () => {
     fx = fixtureProject({ 'toolbox.config.yaml': config(url) });
-    await selectTools(fx.project(), 'weather');
+    await selectTools(fx.project(), 'latest forecast');
     expect(requests.flatMap((r) => r.inputs)).toHaveLength(8 + 1);
     requests.length = 0;
-    await selectTools(fx.project(), 'weather again');
-    expect(requests.flatMap((r) => r.inputs)).toEqual(['weather again']);
+    await selectTools(fx.project(), 'latest forecast again');
+    expect(requests.flatMap((r) => r.inputs)).toEqual(['latest forecast again']);
     requests.length = 0;
     writeFileSync(
       join(fx.dir, 'tool_registry', 'stock_price.yaml'),
       fixtureContract('stock_price').replace('ticker symbol', 'ticker symbol or company name'),
     );
-    await selectTools(fx.project(), 'weather');
+    await selectTools(fx.project(), 'latest forecast');
     expect(requests.flatMap((r) => r.inputs)).toHaveLength(1 + 1);
   });
 
   it('falls back to lexical ranking with a warning when the endpoint fails', async () => {
     fx = fixtureProject({ 'toolbox.config.yaml': config(url.replace('/v1', '/nope')) });
-    const sel = await selectTools(fx.project(), 'stock price of AAPL');
+    const sel = await selectTools(fx.project(), 'latest share forecast');
     expect(sel.results[0]!.id).toBe('stock_price');
     expect(sel.warnings.join('\n')).toMatch(/dense retrieval unavailable.*404/);
   });

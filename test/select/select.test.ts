@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSelector, selectTools } from '../../src/select/index.js';
+import { STATS_KEY } from '../../src/select/model.js';
 import { fixtureContract, fixtureProject } from './fixture.js';
 
 let fx: ReturnType<typeof fixtureProject>;
@@ -115,7 +116,7 @@ describe('the on-disk index', () => {
     fx = fixtureProject();
     await openSelector(fx.project());
     writeFileSync(join(fx.dir, '.toolbox', 'cache', 'select-index.bin'), 'garbage');
-    rmSync(join(fx.dir, '.toolbox', 'cache', 'select-stats-v4.json'));
+    rmSync(join(fx.dir, '.toolbox', 'cache', `select-stats-v${STATS_KEY}.json`));
     const s = await openSelector(fx.project());
     expect(s.index.rebuilt).toBe(8);
     expect((await s.rank('flight')).results[0]!.id).toBe('search_flights');

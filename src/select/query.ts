@@ -1,0 +1,111 @@
+// A query as weighted terms, and its scores against the lexical index. Three kinds of term:
+// the query's own terms; terms derived from one of them (a translation) that stand in for it; and
+// context terms from earlier turns of a session, which add score but never make a tool match.
+import type { DocStats, LexicalIndex } from './model.js';
+import { docTermWeight, idf, KIND_WEIGHT, RANK, type RankParams } from './model.js';
+import { tokenize } from './tokenize.js';
+
+/** Weighted query terms: term -> weight. */
+export class Query extends Map<string, number> {
+  /** Derived term (a translation) -> the query's own term it stands for. */
+  readonly source = new Map<string, string>();
+  /** Terms from earlier turns: they add to the score of a tool the query matches, never make one match. */
+  readonly context = new Set<string>();
+
+  /** Add a term derived from the query's own term `from` (kept when the term is already there). */
+  derive(term: string, weight: number, from: string): void {
+    if (this.has(term)) return;
+    this.set(term, weight);
+    this.source.set(term, from);
+  }
+}
+
+/** Query terms of `text`, each kind weighted (KIND_WEIGHT) and scaled by `weight`; merged into `into` by max. */
+export function parseQuery(text: string, weight = 1, into: Query = new Query()): Query {
+  for (const t of tokenize(text, { query: true })) {
+    const w = KIND_WEIGHT[t.kind] * weight;
+    if ((into.get(t.term) ?? 0) < w) into.set(t.term, w);
+  }
+  return into;
+}
+
+/** Add the terms of an earlier turn as context (weight `weight`); the query's own terms keep theirs. */
+export function addContext(q: Query, text: string, weight: number): void {
+  for (const t of tokenize(text, { query: true })) {
+    const w = KIND_WEIGHT[t.kind] * weight;
+    const had = q.get(t.term);
+    if (had === undefined) {
+      q.set(t.term, w);
+      q.context.add(t.term);
+    } else if (q.context.has(t.term) && had < w) q.set(t.term, w);
+  }
+}
+
+/** The query's own terms, each with the terms that stand in for it. */
+function groups(q: Query): { weight: number; terms: string[] }[] {
+  const by = new Map<string, { weight: number; terms: string[] }>();
+  for (const [t, w] of q) {
+    if (q.context.has(t) || q.source.has(t)) continue;
+    by.set(t, { weight: w, terms: [t] });
+  }
+  for (const [t, from] of q.source) by.get(from)?.terms.push(t);
+  return [...by.values()];
+}
+
+/**
+ * Lexical scores of every tool for the query (0 = no match). A tool scores only when it matches
+ * one of the query's own terms (or a translation of one); its BM25F score is then multiplied by
+ * (share of the query's own weight it matched)^coord, so that covering more of the request wins.
+ */
+export function scoreAll(ix: LexicalIndex, q: Query, p: RankParams = RANK): Float64Array {
+  const scores = new Float64Array(ix.n);
+  const cover = new Float64Array(ix.n);
+  const stamp = new Int32Array(ix.n);
+  const add = (t: string, onMatch?: (doc: number) => void) => {
+    const e = ix.terms.get(t);
+    if (!e) return;
+    const k = q.get(t)! * e.idf;
+    for (let i = e.off, end = e.off + e.n; i < end; i++) {
+      const doc = ix.docs[i]! & 0xffffff;
+      scores[doc] += k * ix.sat[i]!;
+      onMatch?.(doc);
+    }
+  };
+  let total = 0;
+  groups(q).forEach((g, gi) => {
+    total += g.weight;
+    for (const t of g.terms)
+      add(t, (doc) => {
+        if (stamp[doc] === gi + 1) return;
+        stamp[doc] = gi + 1;
+        cover[doc] += g.weight;
+      });
+  });
+  for (const t of q.context) add(t);
+  for (let d = 0; d < ix.n; d++) {
+    if (cover[d] === 0) scores[d] = 0;
+    else if (p.coord) scores[d]! *= Math.min(1, cover[d]! / total) ** p.coord;
+  }
+  return scores;
+}
+
+/** Score of one tool described by `d` (not necessarily indexed), against the index's collection statistics. */
+export function scoreDoc(ix: LexicalIndex, d: DocStats, q: Query, p: RankParams = RANK): number {
+  let s = 0;
+  let cover = 0;
+  let total = 0;
+  const part = (t: string) => {
+    const sat = docTermWeight(ix, d, t, p);
+    if (sat > 0) s += q.get(t)! * (ix.terms.get(t)?.idf ?? idf(ix.n, 1)) * sat;
+    return sat > 0;
+  };
+  for (const g of groups(q)) {
+    total += g.weight;
+    let hit = false;
+    for (const t of g.terms) hit = part(t) || hit;
+    if (hit) cover += g.weight;
+  }
+  for (const t of q.context) part(t);
+  if (cover === 0) return 0;
+  return p.coord ? s * Math.min(1, cover / total) ** p.coord : s;
+}

@@ -1,0 +1,75 @@
+// What the model is shown: the cut-off (no padding), exact names first, select:ids, pinned tools.
+import { afterEach, describe, expect, it } from 'vitest';
+import { selectTools } from '../../src/select/index.js';
+import { CUTOFF, cutOff, explicitIds, isExactName } from '../../src/select/shape.js';
+import { cli } from '../helpers.js';
+import { fixtureProject } from './fixture.js';
+
+let fx: ReturnType<typeof fixtureProject>;
+afterEach(() => fx?.cleanup());
+const ids = (s: { results: { id: string }[] }) => s.results.map((r) => r.id);
+
+describe('cut-off', () => {
+  it('keeps tools down to a share of the top score and above the floor', () => {
+    const scores = [10, 2.5, 1.9, 0.4, 0];
+    expect(CUTOFF).toEqual({ relative: 0.2, floor: 0.5 });
+    expect(cutOff([0, 1, 2, 3], scores)).toEqual([0, 1]);
+    expect(cutOff([3], scores)).toEqual([]); // under the floor even when first
+    expect(cutOff([0, 1, 2, 3], scores, { minScore: 2 })).toEqual([0, 1]);
+    expect(cutOff([0, 1, 2, 3], scores, { minScore: 3 })).toEqual([0]);
+    expect(cutOff([0, 1, 2, 3], scores, { cutoff: false })).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('names', () => {
+  it('parses select:ids and loose exact names', () => {
+    expect(explicitIds('select: read_file, send_email,read_file')).toEqual(['read_file', 'send_email']);
+    expect(explicitIds('please select a file')).toBeUndefined();
+    expect(isExactName('Query Weather', 'query_weather')).toBe(true);
+    expect(isExactName('search-flights', 'search_flights')).toBe(true);
+    expect(isExactName('查询天气', 'query_weather', '查询天气')).toBe(true);
+    expect(isExactName('weather', 'query_weather', '查询天气')).toBe(false);
+  });
+
+  it('puts the tool a query names first, returns select:ids as asked, and pins select.always', async () => {
+    fx = fixtureProject();
+    const p = fx.project();
+    const byId = await selectTools(p, 'read_file');
+    expect(byId.results[0]).toMatchObject({ id: 'read_file', reason: 'exact' });
+    const byName = await selectTools(p, 'translateText');
+    expect(byName.results[0]).toMatchObject({ id: 'translate_text', reason: 'exact' });
+    const asked = await selectTools(p, 'select:stock_price,nope,read_file');
+    expect(ids(asked)).toEqual(['stock_price', 'read_file']);
+    expect(asked.warnings.join('\n')).toMatch(/'nope'/);
+    fx.cleanup();
+    fx = fixtureProject({ 'toolbox.config.yaml': 'select:\n  always: [read_file]\n' });
+    const pinned = await selectTools(fx.project(), 'stock price of AAPL');
+    expect(ids(pinned)).toEqual(['stock_price', 'read_file']);
+    expect(pinned.results[1]!.reason).toBe('pinned');
+    expect(ids(await selectTools(fx.project(), 'zzqqxx'))).toEqual(['read_file']);
+  });
+});
+
+describe('toolbox select', () => {
+  it('exits 0 with an empty list when nothing matches, and says so', async () => {
+    fx = fixtureProject();
+    const human = await cli(['select', 'zzqqxx blorfle'], { cwd: fx.dir });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toMatch(/No tool matches/);
+    const json = await cli(['select', 'zzqqxx blorfle', '--json'], { cwd: fx.dir });
+    expect(json.code).toBe(0);
+    expect(json.json.results).toEqual([]);
+  });
+
+  it('treats --top as a maximum and checks --min-score', async () => {
+    fx = fixtureProject();
+    const r = await cli(['select', 'stock price', '--json', '--top', '8'], { cwd: fx.dir });
+    expect(r.json.results.length).toBeLessThan(8);
+    const bad = await cli(['select', 'stock price', '--json', '--min-score', 'x'], { cwd: fx.dir });
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).error.code).toBe('invalid_min_score');
+    const high = await cli(['select', 'stock price', '--json', '--min-score', '1000'], { cwd: fx.dir });
+    expect(high.json.results).toEqual([]);
+  });
+});
