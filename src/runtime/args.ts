@@ -118,10 +118,11 @@ const ORDER = ['null', 'integer', 'number', 'boolean', 'array', 'object', 'strin
 export function convertValue(raw: string, schema: JsonSchema, root: JsonSchema, flag: string, toolId: string): unknown {
   const choices = choicesOf(schema, root);
   if (choices) {
-    const hit = choices.find((c) =>
+    // By index: a null choice is a hit too (`find` would return the same null as a miss).
+    const at = choices.findIndex((c) =>
       typeof c === 'string' ? c === raw : JSON.stringify(c) === raw || String(c) === raw,
     );
-    if (hit !== undefined || choices.includes(raw)) return hit ?? raw;
+    if (at >= 0) return choices[at];
     const list = choices.map((c) => (typeof c === 'string' ? c : JSON.stringify(c)));
     const near = closest(raw, list, 1);
     throw argError(
