@@ -10,6 +10,9 @@ export default tseslint.config(
       'dist/',
       'node_modules/',
       'coverage/',
+      // Stryker's sandbox copy and reports (npm run mutate).
+      '.stryker-tmp/',
+      'reports/',
       'templates/',
       'tool_registry/',
       'my_tools/',
