@@ -28,6 +28,8 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .option('--config <file>', 'config file (default: nearest toolbox.config.yaml)')
     .option('-v, --verbose', 'more detail: sandbox tier, timings, stack traces')
     .option('--no-color', 'no colour')
+    // Subcommands inherit this: `toolbox validate --help` also lists --json, --registry, ...
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({

@@ -4,6 +4,8 @@ import { buildProgram } from './cli.js';
 
 export const INTERNAL_ERROR_EXIT = ExitCode.internal;
 
+const VERSION_FLAGS = new Set(['--version', '-V', '--json', '--no-color', '--verbose', '-v']);
+
 /** Write an error for humans (stderr text) or machines (one JSON object on stderr). */
 export function reportError(io: IO, e: ToolboxError, opts: { json: boolean; verbose: boolean }): void {
   if (opts.json) {
@@ -34,6 +36,12 @@ export async function run(argv: string[], io: IO): Promise<number> {
       own.some((a, i) => a === '--format=json' || (a === '--format' && own[i + 1] === 'json')),
     verbose: own.includes('--verbose') || own.includes('-v'),
   };
+  // `toolbox --version --json`: commander's version flag prints plain text.
+  if (flags.json && own.some((a) => a === '--version' || a === '-V') && own.every((a) => VERSION_FLAGS.has(a))) {
+    const { packageName, packageVersion } = await import('./util/version.js');
+    io.stdout.write(JSON.stringify({ name: packageName(), version: packageVersion() }) + '\n');
+    return 0;
+  }
   let code = 0;
   try {
     // Test hook (set only by the test suite): behave as if toolbox had a bug. It does nothing but throw.

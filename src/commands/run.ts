@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveProject } from '../config.js';
@@ -9,11 +8,12 @@ import { collectToolArgs, splitRunArgv } from '../runtime/run-argv.js';
 import { requireDuration } from '../runtime/duration.js';
 
 /** `toolbox run <id> [--<param> <value> ...]`: one call through the runtime pipeline. */
-export async function runCommand(ctx: CommandContext, args: unknown[], _opts: unknown, cmd?: Command): Promise<number> {
+export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<number> {
   const id = String(args[0]);
-  // `toolbox run --help` (no tool id): the command's own help; `run <id> --help` is the tool's usage.
-  if ((id === '--help' || id === '-h') && cmd) {
-    cmd.outputHelp();
+  // `toolbox run --help` (no tool id): run's own usage; `run <id> --help` is the tool's usage.
+  if (id === '--help' || id === '-h') {
+    const { RUN_HELP } = await import('../runtime/run-help.js');
+    ctx.io.stdout.write(RUN_HELP);
     return 0;
   }
   const o = splitRunArgv((args[1] as string[] | undefined) ?? []);

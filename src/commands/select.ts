@@ -4,6 +4,7 @@ import { usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { renderTable } from '../output/table.js';
 import { selectTools, type Selection } from '../select/index.js';
+import { surfaceWords } from '../select/tokenize.js';
 import { DEFINITION_FORMATS, toDefinitions, type DefinitionFormat } from '../select/definitions.js';
 
 /** Parse --top: a positive integer. */
@@ -90,10 +91,11 @@ function printHuman(ctx: CommandContext, sel: Selection): void {
     ctx.io.stderr.write(`No tool matches "${sel.query}". Try other words, or see every tool with \`toolbox list\`.\n`);
     return;
   }
+  const words = surfaceWords(sel.query); // the user's words, not their stems
   const why = (r: Selection['results'][number]) =>
     r.why
       .slice(0, 4)
-      .map((w) => `${w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`)
+      .map((w) => `${words.get(w.term) ?? w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`)
       .join('; ');
   const rows = sel.results.map((r, i) => [
     String(i + 1),

@@ -62,8 +62,13 @@ export function isGeneric(t: string): boolean {
 
 /** The content terms of `text`: lower-cased, stemmed, stop words removed. */
 export function terms(text: string): string[] {
+  return termWords(text).map((t) => t.term);
+}
+
+/** `terms`, each with the word it came from, so messages can quote words, not stems ("handles", not "handl"). */
+export function termWords(text: string): { term: string; word: string }[] {
   const src = text.slice(0, MAX_CHARS).toLowerCase();
-  const out: string[] = [];
+  const out: { term: string; word: string }[] = [];
   // Split into sentences first: Intl.Segmenter is superlinear on long strings.
   for (const sentence of src.split(/[。！？!?;；\n]+/)) {
     if (!sentence.trim()) continue;
@@ -80,13 +85,13 @@ export function terms(text: string): string[] {
   return out;
 }
 
-function pushWord(w: string, out: string[]) {
+function pushWord(w: string, out: { term: string; word: string }[]) {
   // Segmenter gives mixed runs like "pdf文件"; split Latin from CJK.
   for (const part of w.match(/[\u3400-\u9fff\uf900-\ufaff]+|[\p{L}\p{N}'’]+/gu) ?? []) {
     const t = CJK.test(part) ? part : stem(part.replace(/['’]s$/, ''));
     if (t.length === 0 || isStopword(t)) continue;
     if (!CJK.test(t) && t.length < 2) continue;
-    out.push(t);
+    out.push({ term: t, word: part });
   }
 }
 

@@ -93,3 +93,18 @@ export function tokenize(text: string, opts: { query?: boolean } = {}): Token[] 
 export function terms(text: string): string[] {
   return tokenize(text).map((t) => t.term);
 }
+
+/**
+ * Each English term of `text` mapped to the first word it came from (`titl` → `title`), for
+ * messages a person reads; Chinese terms are their own words.
+ */
+export function surfaceWords(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const norm = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
+  for (const m of norm.matchAll(SCAN)) {
+    if (CJK_RUN.test(m[0])) continue;
+    const t = stem(m[0]);
+    if (!out.has(t)) out.set(t, m[0]);
+  }
+  return out;
+}

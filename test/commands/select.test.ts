@@ -26,6 +26,15 @@ describe('toolbox select', () => {
     expect(r.stdout).toMatch(/\d+(\.\d+)?% saved/);
   });
 
+  it("quotes the user's words in why, not their stems", async () => {
+    fx = fixtureProject();
+    const r = await cli(['select', 'sending emails to managers'], { cwd: fx.dir });
+    expect(r.code).toBe(0);
+    const line = r.stdout.split('\n')[1]!;
+    expect(line).toMatch(/\bemails \(/);
+    expect(line).not.toMatch(/\bemail \(|\bsend \(/);
+  });
+
   it('prints ready-to-use definitions in OpenAI, Anthropic and MCP shapes', async () => {
     fx = fixtureProject();
     const q = ['select', 'weather in Paris', '-k', '2'];

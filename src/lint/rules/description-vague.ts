@@ -1,5 +1,5 @@
 import type { LintRule } from '../types.js';
-import { isGeneric, terms } from '../text.js';
+import { isGeneric, termWords } from '../text.js';
 
 /** A description made only of generic verbs and nouns ("处理文件", "handles files", "does stuff"). */
 export const rule: LintRule = {
@@ -12,10 +12,10 @@ export const rule: LintRule = {
   check(ctx) {
     const d = ctx.data.description;
     if (typeof d !== 'string' || !d.trim()) return;
-    const ts = terms(d);
-    const generic = ts.filter(isGeneric);
+    const ts = termWords(d);
+    const generic = ts.filter((t) => isGeneric(t.term));
     if (generic.length === 0 || generic.length < ts.length) return;
-    const shown = [...new Set(generic)].slice(0, 6).join(', ');
+    const shown = [...new Set(generic.map((t) => t.word))].slice(0, 6).join(', ');
     ctx.report({
       path: ['description'],
       message: `description is vague: it has only generic words (${shown}) and nothing that says which data, format or service the tool works on`,

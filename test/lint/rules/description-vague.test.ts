@@ -12,7 +12,8 @@ ruleTester('description-vague', {
   ],
   invalid: [
     { contract: { description: '处理文件' }, errors: [{ path: 'description', message: /vague.*处理.*文件/ }] },
-    { contract: { description: 'Handles files.' }, errors: [{ path: 'description', message: /vague/ }] },
+    // The words as written, not their stems (handl, fil).
+    { contract: { description: 'Handles files.' }, errors: [{ path: 'description', message: /\(handles, files\)/ }] },
     { contract: { description: 'Does stuff.' }, errors: [{ message: /vague/ }] },
     {
       contract: { description: 'A general utility tool that processes data and handles various files and requests.' },
