@@ -79,7 +79,17 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
         `${p.severity === 'error' ? s.red('error') : s.yellow('warning')} [${p.area}] ${p.message}\n    fix: ${p.fix}\n`,
       );
   }
-  const n = r.problems.filter((p) => p.severity === 'error').length;
-  io.stderr.write(r.healthy ? 'healthy\n' : `${n} ${n === 1 ? 'problem' : 'problems'} found\n`);
+  const count = problemCount(r.problems);
+  io.stderr.write(r.healthy ? (r.problems.length ? `healthy (${count})\n` : 'healthy\n') : `${count} found\n`);
   return code;
+}
+
+/** "2 errors and 1 warning": every problem listed above is counted, by severity. */
+export function problemCount(problems: { severity: string }[]): string {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.length - errors;
+  const part = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  if (!warnings) return part(errors, 'error');
+  if (!errors) return part(warnings, 'warning');
+  return `${part(errors, 'error')} and ${part(warnings, 'warning')}`;
 }

@@ -1,15 +1,14 @@
 import { stringify } from 'yaml';
 import { resolveProject } from '../config.js';
-import { loadRegistry, unknownTool } from '../registry/registry.js';
+import { findTool } from '../registry/registry.js';
 import { printJson, type CommandContext } from '../output/context.js';
 
 /** `toolbox show <id>`: the whole contract, with its file path. */
 export async function showCommand(ctx: CommandContext, args: unknown[]): Promise<number> {
   const id = String(args[0]);
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
-  const reg = loadRegistry(project);
-  const entry = reg.byId.get(id);
-  if (!entry) throw unknownTool(id, reg.byId.keys());
+  // The same lookup as `run`: a tool whose contract is broken is named as such, not as unknown.
+  const entry = findTool(project, id);
   if (ctx.opts.json) {
     printJson(ctx, { id, file: entry.file, line: entry.line, contract: entry.contract });
     return 0;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli, tempProject } from '../helpers.js';
 import { contract } from '../deps/fixtures.js';
+import { problemCount } from '../../src/commands/doctor.js';
 
 const SECRET = 'doctor-secret-value-9876';
 type Problem = { severity: string; area: string; message: string; fix: string };
@@ -77,5 +78,18 @@ describe('toolbox doctor', () => {
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/fix: .*toolbox deps needs_key/);
     expect(r.stdout + r.stderr + human.stdout + human.stderr).not.toContain(SECRET);
+    // The closing count covers every problem listed, by severity.
+    const errors = r.json.problems.filter((x: Problem) => x.severity === 'error').length;
+    const warnings = r.json.problems.length - errors;
+    const want = [errors && `${errors} error`, warnings && `${warnings} warning`].filter(Boolean);
+    for (const w of want) expect(human.stderr).toContain(w as string);
+  });
+
+  it('counts problems by severity', () => {
+    expect(problemCount([{ severity: 'error' }, { severity: 'warning' }, { severity: 'error' }])).toBe(
+      '2 errors and 1 warning',
+    );
+    expect(problemCount([{ severity: 'warning' }])).toBe('1 warning');
+    expect(problemCount([{ severity: 'error' }])).toBe('1 error');
   });
 });
