@@ -28,6 +28,7 @@ export async function statsCommand(ctx: CommandContext): Promise<number> {
   const rows = stats.map((t) => [
     t.tool,
     String(t.calls),
+    String(t.rejected),
     pct(t.successRate),
     ms(t.p50Ms),
     ms(t.p95Ms),
@@ -36,8 +37,8 @@ export async function statsCommand(ctx: CommandContext): Promise<number> {
     breaker(t.breaker, t.reopensAt),
   ]);
   ctx.io.stdout.write(
-    renderTable(['tool', 'calls', 'success', 'p50', 'p95', 'cold load', 'cache hits', 'breaker'], rows, {
-      align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+    renderTable(['tool', 'calls', 'rejected', 'success', 'p50', 'p95', 'cold load', 'cache hits', 'breaker'], rows, {
+      align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
       header: (h) => s.bold(h),
     }),
   );

@@ -7,7 +7,12 @@ export interface ToolStats {
   tool: string;
   calls: number;
   ok: number;
-  /** ok / calls, 0..1. */
+  /**
+   * Calls refused because of the caller, not the tool: arguments that fail the schema (exit 2) or
+   * permission denied (exit 7). They say nothing about the tool's health.
+   */
+  rejected: number;
+  /** ok / (calls − rejected), 0..1 (1 when every call was rejected). */
   successRate: number;
   p50Ms: number;
   p95Ms: number;
@@ -31,6 +36,9 @@ export function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, rank - 1))]!;
 }
 
+// Usage errors (bad arguments) and permission denied: the caller's doing, not a tool failure.
+const CALLER_EXITS = new Set([2, 7]);
+
 /** Summarise call records per tool (sorted by tool id). */
 export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[] {
   const byTool = new Map<string, CallRecord[]>();
@@ -44,6 +52,8 @@ export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([tool, rs]) => {
       const ok = rs.filter((r) => r.ok).length;
+      const rejected = rs.filter((r) => !r.ok && CALLER_EXITS.has(r.exitCode)).length;
+      const judged = rs.length - rejected;
       // Latency is measured on calls that reached the tool; refusals (bad args, open circuit) say nothing about it.
       const ran = rs.filter(
         (r) =>
@@ -62,7 +72,8 @@ export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[]
         tool,
         calls: rs.length,
         ok,
-        successRate: rs.length ? ok / rs.length : 0,
+        rejected,
+        successRate: judged ? ok / judged : 1,
         p50Ms: percentile(durations, 50),
         p95Ms: percentile(durations, 95),
         coldLoadMs: loads.length ? percentile(loads, 50) : null,

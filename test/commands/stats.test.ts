@@ -26,7 +26,8 @@ describe('toolbox stats', () => {
     expect(flaky).toMatchObject({
       calls: 5,
       ok: 3,
-      successRate: 0.6,
+      rejected: 1,
+      successRate: 0.75, // the refused call (missing --mode) is the caller's error, not the tool's
       cacheHitRate: 0,
       breaker: 'closed',
       errors: { tool_failed: 1, invalid_arguments: 1 },
@@ -38,7 +39,7 @@ describe('toolbox stats', () => {
 
     const h = await cli(['stats'], { cwd: p.dir });
     expect(h.code).toBe(0);
-    expect(h.stdout).toMatch(/^tool +calls +success +p50 +p95 +cold load +cache hits +breaker/);
-    expect(h.stdout).toMatch(/\nflaky +5 +60% +\d+ ms +\d+ ms +\d+ ms +0% +closed/);
+    expect(h.stdout).toMatch(/^tool +calls +rejected +success +p50 +p95 +cold load +cache hits +breaker/);
+    expect(h.stdout).toMatch(/\nflaky +5 +1 +75% +\d+ ms +\d+ ms +\d+ ms +0% +closed/);
   });
 });

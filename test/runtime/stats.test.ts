@@ -45,6 +45,7 @@ describe('summarise', () => {
       tool: 'a',
       calls: 20,
       ok: 19,
+      rejected: 0,
       successRate: 0.95,
       p50Ms: 109,
       p95Ms: 118,
@@ -53,12 +54,13 @@ describe('summarise', () => {
       breaker: 'closed',
       errors: { tool_failed: 1 },
     });
-    // A refused call (bad arguments) counts as a call but not in latency or cache numbers.
+    // A refused call (bad arguments) counts as a call but not in latency, cache or success numbers.
     expect(b).toMatchObject({
       tool: 'b',
       calls: 2,
       ok: 1,
-      successRate: 0.5,
+      rejected: 1,
+      successRate: 1,
       p50Ms: 50,
       coldLoadMs: 30,
       cacheHitRate: 0,
