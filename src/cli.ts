@@ -212,6 +212,13 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     )
     .action(lazy('import-mcp', 'importMcpCommand'));
 
+  program
+    .command('completion')
+    .argument('[shell]', 'bash, zsh or fish')
+    .description('print a shell completion script (commands, flags, tool ids): source <(toolbox completion bash)')
+    .option('--ids', "print the registry's tool ids, one per line (what the scripts call)")
+    .action(lazy('completion', 'completionCommand'));
+
   // Every command's --help ends with the same exit-code table (from src/errors.ts).
   const withTable = (c: Command): void => {
     c.addHelpText('after', exitCodeTable());

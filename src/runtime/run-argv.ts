@@ -34,6 +34,9 @@ const VALUED: Record<string, keyof RunOptions> = {
   '--out': 'out',
 };
 
+/** run's own flags (for shell completion). */
+export const RUN_FLAGS: readonly string[] = [...Object.keys(VALUED), '--help', '--json', '--verbose', '--no-color'];
+
 /**
  * Split the raw arguments after `run <id>` into run's own options (and the global ones, which may
  * appear anywhere) and the tool's flags. A tool parameter whose name is one of run's options

@@ -1,0 +1,64 @@
+// The generated scripts, run by the real shell: bash completes commands, flags, flag values and
+// the registry's tool ids (fetched from `toolbox completion --ids` at completion time).
+import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, REPO, cli, tempProject } from '../helpers.js';
+
+const p = tempProject();
+afterAll(() => p.cleanup());
+// `toolbox` on PATH, as after an install.
+const shim = p.write('bin/toolbox', `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+chmodSync(shim, 0o755);
+
+async function script(shell: string): Promise<string> {
+  const r = await cli(['completion', shell], { cwd: REPO });
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+/** What bash offers for the command line `words` (the last word is the one being completed). */
+function complete(src: string, words: string[]): string[] {
+  const file = p.write('completion.bash', src);
+  const cmd = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _toolbox_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const out = execFileSync('bash', ['-c', cmd], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { PATH: `${join(p.dir, 'bin')}:${process.env.PATH}`, HOME: process.env.HOME },
+  });
+  return out.split('\n').filter(Boolean).sort();
+}
+
+describe('toolbox completion', () => {
+  it('bash: commands, flags, flag values and tool ids', async () => {
+    const src = await script('bash');
+    expect(complete(src, ['toolbox', 'va'])).toEqual(['validate']);
+    expect(complete(src, ['toolbox', 'co'])).toEqual(['completion']);
+    expect(complete(src, ['toolbox', 'validate', '--f'])).toEqual(['--fail-on', '--format']);
+    expect(complete(src, ['toolbox', 'validate', '--format', 's'])).toEqual(['sarif']);
+    expect(complete(src, ['toolbox', 'new', 'x', '--loader', 'no'])).toEqual(['node_module']);
+    expect(complete(src, ['toolbox', 'run', 'calc'])).toEqual(['calculator']);
+    expect(complete(src, ['toolbox', 'show', 'base'])).toEqual(['base64_encode']);
+    expect(complete(src, ['toolbox', 'run', 'calculator', '--time'])).toEqual(['--timeout']);
+    expect(complete(src, ['toolbox', 'select', 'x', '--js'])).toEqual(['--json']);
+  });
+
+  it('zsh and fish scripts name the commands and the id source; a bad shell is a usage error', async () => {
+    const zsh = await script('zsh');
+    expect(zsh).toContain('bashcompinit');
+    expect(zsh).toContain('complete -o default -F _toolbox_complete toolbox agent-toolbox');
+    const fish = await script('fish');
+    expect(fish).toContain("complete -c toolbox -n '__fish_seen_subcommand_from show run deps'");
+    expect(fish).toContain("-l format -x -a 'human json github sarif'");
+    const bad = await cli(['completion', 'powershell', '--json'], { cwd: REPO });
+    expect(bad.code).toBe(2);
+    expect(bad.errorJson.error.code).toBe('invalid_shell');
+  });
+
+  it('--ids prints nothing (exit 0) where there is no registry', async () => {
+    const r = await cli(['completion', '--ids'], { cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
