@@ -79,4 +79,28 @@ def summarize_csv(csv_text, delimiter=None, has_header=True):
     result = {"rows": len(body), "columns": len(header), "delimiter": delimiter, "column_stats": columns}
     if ragged:
         result["warning"] = f"{ragged} row(s) have a different number of fields than the header"
+    result["summary"] = _summary(result)
     return result
+
+
+def _describe(col):
+    head = f"- {col['name']} ({col['type']}): {col['count']} value(s), {col['missing']} missing, {col['distinct']} distinct"
+    if col["type"] == "number":
+        stats = ", ".join(f"{k} {col[k]:.6g}" for k in ("min", "max", "mean", "median", "stdev", "sum"))
+        return f"{head}; {stats}"
+    top = col.get("top_values")
+    if top and top[0]["count"] == 1:
+        return f"{head}; no value repeats, e.g. " + ", ".join(t["value"] for t in top[:3])
+    if top:
+        return f"{head}; most common: " + ", ".join(f"{t['value']} ({t['count']})" for t in top)
+    return head
+
+
+def _summary(result):
+    """What the model reads: one line per column, not a 10-line block for each."""
+    shown = "tab" if result["delimiter"] == "\t" else result["delimiter"]
+    lines = [f"{result['rows']} row(s) × {result['columns']} column(s), delimiter {shown!r}"]
+    lines += [_describe(col) for col in result["column_stats"]]
+    if result.get("warning"):
+        lines.append(f"warning: {result['warning']}")
+    return "\n".join(lines)

@@ -70,10 +70,14 @@ def date_calculate(operation, date, end_date=None, days=None):
             raise ValueError("operation 'between' needs end_date")
         end = _parse(end_date, "end_date")
         delta = (end - start).days
+        workdays = _workdays(start, end)
         return {
             "start": _info(start), "end": _info(end), "days": delta,
-            "weeks": round(delta / 7, 2), "workdays": _workdays(start, end),
-            "text": f"从 {start.isoformat()} 到 {end.isoformat()} 相差 {delta} 天（{WEEKDAYS_ZH[start.weekday()]} → {WEEKDAYS_ZH[end.weekday()]}）",
+            "weeks": round(delta / 7, 2), "workdays": workdays,
+            "text": (
+                f"从 {start.isoformat()} 到 {end.isoformat()} 相差 {delta} 天（{WEEKDAYS_ZH[start.weekday()]} → "
+                f"{WEEKDAYS_ZH[end.weekday()]}），其中工作日（周一至周五，不计节假日）{workdays} 天"
+            ),
         }
     if days is None or isinstance(days, bool) or not isinstance(days, int):
         raise ValueError("operation 'add' needs days, a whole number (negative to go back)")

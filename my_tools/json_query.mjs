@@ -88,5 +88,10 @@ export default function jsonQuery({ document, path }) {
   const steps = query === '' || query === '$' ? [] : parsePath(query);
   let current = [['$', doc]];
   for (const step of steps) current = current.flatMap((entry) => apply(step, entry));
-  return { path: query || '$', count: current.length, matches: current.map(([p, value]) => ({ path: p, value })) };
+  const matches = current.map(([p, value]) => ({ path: p, value }));
+  // What the model reads: each match as `path = JSON` (a JSON tool's values stay JSON, not YAML-like lines).
+  const text = matches.length
+    ? matches.map((m) => `${m.path} = ${JSON.stringify(m.value)}`).join('\n')
+    : `no match for ${query || '$'}`;
+  return { path: query || '$', count: current.length, matches, text };
 }

@@ -52,7 +52,10 @@ def _outline(lines):
                 headings.append({"level": level, "title": title, "line": number - 1, "anchor": _slug(title, seen)})
         previous = "" if in_fence else line
     toc = "\n".join("  " * (h["level"] - 1) + f"- {h['title']}" for h in headings)
-    return {"headings": headings, "count": len(headings), "toc": toc}
+    # What the model reads: the nested list with each heading's line and anchor, or a plain "none".
+    listed = "\n".join("  " * (h["level"] - 1) + f"- {h['title']} (line {h['line']}, #{h['anchor']})" for h in headings)
+    text = f"{len(headings)} heading(s):\n{listed}" if headings else "No headings found (no # lines or underlined titles)."
+    return {"headings": headings, "count": len(headings), "toc": toc, "text": text}
 
 
 def _plain_text(lines):

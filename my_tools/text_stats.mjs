@@ -45,5 +45,7 @@ export default function textStats({ text }) {
     paragraphs,
     sentences,
     reading_minutes: Math.round(minutes * 10) / 10,
+    // "约 0 分钟" misleads a reader: say "under a minute" instead.
+    reading_time: minutes < 1 ? '不到 1 分钟' : `约 ${Math.round(minutes)} 分钟`,
   };
 }

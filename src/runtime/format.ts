@@ -36,7 +36,9 @@ const scalar = (v: unknown) => v === null || v === undefined || typeof v !== 'ob
 const plain = (v: unknown) => (v === undefined ? '' : v === null ? 'null' : typeof v === 'string' ? v : String(v));
 
 function renderLines(v: unknown, indent: string): string[] {
-  if (scalar(v)) return [indent + plain(v)];
+  // Every line of a multi-line string gets the indent: its own layout (an outline, a diff, a
+  // table) keeps its shape instead of having its first line pushed right of the rest.
+  if (scalar(v)) return plain(v).split('\n').map((l) => indent + l);
   if (Array.isArray(v)) {
     if (v.length === 0) return [indent + '(none)'];
     return v.flatMap((item) => {
@@ -46,14 +48,10 @@ function renderLines(v: unknown, indent: string): string[] {
   }
   const entries = Object.entries(v as Record<string, unknown>);
   if (entries.length === 0) return [indent + '(empty)'];
-  const w = Math.max(...entries.filter(([, x]) => scalar(x)).map(([k]) => displayWidth(k)), 0);
+  const inlineable = (x: unknown) => scalar(x) && !plain(x).includes('\n');
+  const w = Math.max(...entries.filter(([, x]) => inlineable(x)).map(([k]) => displayWidth(k)), 0);
   return entries.flatMap(([k, x]) => {
-    if (scalar(x)) {
-      const text = plain(x);
-      const [first, ...rest] = text.split('\n');
-      const pad = ' '.repeat(w - displayWidth(k));
-      return [`${indent}${k}:${pad} ${first}`, ...rest.map((r) => `${indent}  ${r}`)];
-    }
+    if (inlineable(x)) return [`${indent}${k}:${' '.repeat(w - displayWidth(k))} ${plain(x)}`];
     return [`${indent}${k}:`, ...renderLines(x, indent + '  ')];
   });
 }

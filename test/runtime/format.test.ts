@@ -56,6 +56,15 @@ describe('renderReadable', () => {
     expect(renderReadable(null)).toBe('null');
     expect(renderReadable(['a', 'b'])).toBe('- a\n- b');
   });
+
+  it('keeps the shape of multi-line strings: every line indented alike, under their key', () => {
+    const toc = '- Title\n  - Part A\n    - A.1\n  - Part B';
+    expect(renderReadable({ count: 4, toc })).toBe(
+      'count: 4\ntoc:\n  - Title\n    - Part A\n      - A.1\n    - Part B',
+    );
+    expect(renderReadable({ files: ['a\n b', 'c'] })).toBe('files:\n  - a\n     b\n  - c');
+    expect(renderReadable({ d: { diff: '-x\n+y' } })).toBe('d:\n  diff:\n    -x\n    +y');
+  });
 });
 
 describe('formatResult and checkOutput', () => {
