@@ -38,7 +38,10 @@ const plain = (v: unknown) => (v === undefined ? '' : v === null ? 'null' : type
 function renderLines(v: unknown, indent: string): string[] {
   // Every line of a multi-line string gets the indent: its own layout (an outline, a diff, a
   // table) keeps its shape instead of having its first line pushed right of the rest.
-  if (scalar(v)) return plain(v).split('\n').map((l) => indent + l);
+  if (scalar(v))
+    return plain(v)
+      .split('\n')
+      .map((l) => indent + l);
   if (Array.isArray(v)) {
     if (v.length === 0) return [indent + '(none)'];
     return v.flatMap((item) => {
