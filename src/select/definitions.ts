@@ -1,5 +1,7 @@
 import type { JsonSchema, ToolContract } from '../contract/types.js';
 import { mcpToolDefinition, type McpToolDefinition } from '../contract/mcp-tool.js';
+import { NAME_RULES, portableName } from '../contract/provider-names.js';
+import { ExitCode, ToolboxError } from '../errors.js';
 
 /** Tool-definition formats `toolbox select --format` prints, ready to paste into an API call. */
 export type DefinitionFormat = 'openai' | 'anthropic' | 'mcp';
@@ -43,6 +45,19 @@ export function toDefinitions(
   contracts: readonly ToolContract[],
   format: DefinitionFormat,
 ): DefinitionsByFormat[DefinitionFormat] {
+  // Refuse rather than rename: a renamed tool would come back from the model under a name that
+  // `run` and the runtime do not know.
+  const bad = contracts.filter((c) => !NAME_RULES[format].pattern.test(c.id)).map((c) => c.id);
+  if (bad.length)
+    throw new ToolboxError(
+      'name_not_allowed',
+      `${bad.map((b) => `'${b}'`).join(', ')} cannot be ${format} tool name(s): ${format} allows ${NAME_RULES[format].allowed}`,
+      {
+        exitCode: ExitCode.usage,
+        hint: `Rename the tool(s) (e.g. '${portableName(bad[0]!)}'), or use --format mcp. \`toolbox validate\` lists every such id (rule id-provider-name).`,
+        details: { ids: bad, format },
+      },
+    );
   switch (format) {
     case 'openai':
       return contracts.map((c) => ({

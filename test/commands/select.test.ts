@@ -55,6 +55,24 @@ describe('toolbox select', () => {
     expect(mcp.tools[0].name).toBe('query_weather');
   });
 
+  it('refuses ids OpenAI/Anthropic cannot carry (exit 2, name_not_allowed); MCP takes them', async () => {
+    fx = fixtureProject();
+    const tempContract = fixtureContract('query_weather').replace(/^id: query_weather$/m, 'id: weather.v2');
+    fx.write('tool_registry/weather_v2.yaml', tempContract);
+    const q = ['select', 'weather in Paris', '-k', '3', '--json'];
+    for (const format of ['openai', 'anthropic']) {
+      const r = await cli([...q, '--format', format], { cwd: fx.dir });
+      expect(r.code).toBe(2);
+      expect(r.errorJson.error.code).toBe('name_not_allowed');
+      expect(r.errorJson.error.details.ids).toEqual(['weather.v2']);
+    }
+    const mcp = await cli([...q, '--format', 'mcp'], { cwd: fx.dir });
+    expect(mcp.code).toBe(0);
+    expect(mcp.json.tools.map((t: { name: string }) => t.name)).toContain('weather.v2');
+    const v = await cli(['validate', '--json'], { cwd: fx.dir });
+    expect(v.json.diagnostics.filter((d: { rule: string }) => d.rule === 'id-provider-name')).toHaveLength(1);
+  });
+
   it('filters by --role / --user and rejects both at once', async () => {
     fx = fixtureProject();
     const anon = await cli(['select', 'delete the user account', '--json'], { cwd: fx.dir });

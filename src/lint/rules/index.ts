@@ -21,6 +21,7 @@ export const ruleMap = {
   'description-url-or-blob': async () => (await import('./description-url-or-blob.js')).rule,
   'schema-value-instructions': async () => (await import('./schema-value-instructions.js')).rule,
   'description-over-budget': async () => (await import('./description-over-budget.js')).rule,
+  'id-provider-name': async () => (await import('./id-provider-name.js')).rule,
 } satisfies Record<string, () => Promise<LintRule>>;
 
 export type RuleId = keyof typeof ruleMap;
