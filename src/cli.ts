@@ -94,6 +94,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
 
   program
     .command('validate')
+    .argument('[files...]', 'only report on these contract files (for lint-staged / pre-commit)')
     .description('check every contract and lint descriptions (for CI)')
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS_VALIDATE).default('human'))
     .addOption(
@@ -103,6 +104,8 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     )
     .option('--no-routing', "skip the check that each tool's examples select it")
     .option('--locked', 'also fail when a tool differs from toolbox.lock (grants, wording, code, deps)')
+    .option('--quiet', 'report errors only (warnings still count for --max-warnings)')
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
     .action(lazy('validate', 'validateCommand'));
 
   program

@@ -128,6 +128,31 @@ export const CONFIG_SHAPE: MapCheck = {
             example: 'description-too-short: { min: 30 }',
           },
         },
+        ignore: {
+          kind: 'list',
+          of: nonEmptyString('a glob', 'ignore: ["drafts/**"]'),
+          expected: 'a list of globs relative to the registry folder',
+          example: 'ignore: ["drafts/**", "legacy_*.yaml"]',
+        },
+        overrides: {
+          kind: 'list',
+          expected: 'a list of { files, rules } entries',
+          example: 'overrides: [{ files: ["imported/**"], rules: { description-when-to-use: off } }]',
+          of: {
+            kind: 'map',
+            required: ['files', 'rules'],
+            example: '{ files: ["imported/**"], rules: { description-when-to-use: off } }',
+            keys: {
+              files: {
+                kind: 'list',
+                of: nonEmptyString('a glob', 'files: ["imported/**"]'),
+                expected: 'a list of globs relative to the registry folder',
+                example: 'files: ["imported/**"]',
+              },
+              rules: { kind: 'record', of: severity, example: 'rules: { description-vague: warning }' },
+            },
+          },
+        },
       },
     },
     runtime: {

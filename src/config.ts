@@ -19,6 +19,10 @@ export interface ToolboxConfig {
     rules?: Record<string, Severity | 'off'>;
     /** Per-rule options, e.g. { 'description-length': { min: 20, max: 1024 } }. */
     options?: Record<string, Record<string, unknown>>;
+    /** Contract files validate skips: globs relative to the registry folder ("drafts/**"). */
+    ignore?: string[];
+    /** Rule severities for some files only: `[{ files: ["imported/**"], rules: { description-vague: off } }]`. */
+    overrides?: { files: string[]; rules: Record<string, Severity | 'off'> }[];
   };
   runtime?: {
     /** Loaded-tool LRU size in long-running processes. */

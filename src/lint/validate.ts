@@ -9,6 +9,14 @@ import type { ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles } from '../registry/discover.js';
 import { lintSettings, runLint } from './engine.js';
+import {
+  applyDirectives,
+  applyOverrides,
+  isIgnored,
+  parseDirectives,
+  type Directive,
+  type LintOverride,
+} from './filters.js';
 import { loadRules } from './rules/index.js';
 import { STRUCTURAL_RULES } from './structural.js';
 import { checkSandboxPaths, loadUserGrants } from '../policy/grants.js';
@@ -40,6 +48,11 @@ export interface ValidateOptions {
   signal?: AbortSignal;
   /** Also report drift from toolbox.lock (`validate --locked`). */
   locked?: boolean;
+  /**
+   * Report only on these contract files (absolute paths; for lint-staged / pre-commit). The whole
+   * registry is still read: duplicate ids and look-alike descriptions need the other tools.
+   */
+  files?: string[];
 }
 
 /**
@@ -89,6 +102,11 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
     project.configFile,
     STRUCTURAL_RULES.filter((r) => r.id === 'routing'),
   );
+  const lintConfig = project.config.lint ?? {};
+  const ignore = lintConfig.ignore ?? [];
+  const overrides = lintConfig.overrides ?? [];
+  const offElsewhere = enableOverridden(settings, overrides, project.configFile);
+  const directives = new Map<string, Directive[]>();
   const base = opts.cwd ?? project.root;
   const displayPath = (f: string) => relative(base, f) || f;
 
@@ -97,7 +115,9 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   const entries: ToolEntry[] = [];
   const byId = new Map<string, ToolEntry>();
   const broken: Registry['broken'] = [];
-  const rels = discoverContractFiles(project.registryDir);
+  const rels = discoverContractFiles(project.registryDir).filter(
+    (rel) => !isIgnored(project.registryDir, join(project.registryDir, rel), ignore),
+  );
   const breathe = yielder(opts.signal);
   const grants = loadUserGrants(project.root);
 
@@ -135,6 +155,8 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
       broken.push({ file, diagnostics: [d] });
       continue;
     }
+    const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
+    if (bytes.includes('toolbox-disable')) directives.set(file, parseDirectives(bytes.toString('utf8')));
     const parsed = parseContract(file, read.bytes);
     for (const d of parsed.diagnostics) diagnostics.push(d);
     const data = parsed.data;
@@ -214,12 +236,47 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
     );
   }
 
-  sortDiagnostics(diagnostics);
+  let reported = applyDirectives(applyOverrides(diagnostics, project.registryDir, overrides, offElsewhere), directives);
+  if (opts.files) {
+    const only = new Set(opts.files);
+    reported = reported.filter((d) => only.has(d.file));
+  }
+  sortDiagnostics(reported);
   return {
-    diagnostics,
-    summary: summarize(diagnostics, rels.length, entries.length),
+    diagnostics: reported,
+    summary: summarize(reported, opts.files ? opts.files.length : rels.length, entries.length),
     rules: [...STRUCTURAL_RULES, ...rules.map((r) => r.meta), ...extraRules],
   };
+}
+
+/**
+ * Rules that are off globally but turned on by an override must run; returns them (their findings
+ * outside the override's files are dropped later). Unknown rule ids are config errors.
+ */
+function enableOverridden(
+  settings: LintSettings,
+  overrides: readonly LintOverride[],
+  configFile?: string,
+): Set<string> {
+  const off = new Set<string>();
+  overrides.forEach((o, i) => {
+    for (const [id, sev] of Object.entries(o.rules)) {
+      if (!(id in settings.severity))
+        throw new ToolboxError(
+          'config_invalid',
+          `${configFile ?? 'toolbox.config.yaml'}: lint.overrides[${i}].rules: unknown rule '${id}'`,
+          {
+            exitCode: ExitCode.registry,
+            hint: `Rules: ${Object.keys(settings.severity).join(', ')}.`,
+          },
+        );
+      if (sev !== 'off' && settings.severity[id] === 'off') {
+        off.add(id);
+        settings.severity[id] = sev;
+      }
+    }
+  });
+  return off;
 }
 
 function summarize(ds: Diagnostic[], files: number, tools: number): ValidationSummary {
