@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { JsonSchema } from './types.js';
+import { linearRegExp } from './regex.js';
 
 // ajv is CommonJS; loading it through require keeps the NodeNext typings simple and lets us
 // construct it only when a command actually validates something.
@@ -30,9 +31,42 @@ function make(kind: '07' | '2020'): AjvLike {
     validateFormats: true,
     ownProperties: true,
     loadSchema: undefined,
+    // Contract patterns run on any caller's arguments: a linear-time engine, never backtracking.
+    code: { regExp: Object.assign((p: string, f: string) => linearRegExp(p, f), { code: 'linearRegExp' }) },
   });
   require('ajv-formats').default(ajv);
+  linearFormats(ajv as unknown as { addFormat(name: string, f: unknown): void });
   return ajv as AjvLike;
+}
+
+// Format regexes are ajv-formats' own (fixed, not from contracts). Those RE2 can run are swapped
+// for linear-time matchers; the rest (lookaround in duration, url, hostname) and the formats
+// checked by functions only ever see at most 8 KiB of input.
+const FORMAT_INPUT_CAP = 8192;
+function linearFormats(ajv: { addFormat(name: string, f: unknown): void }): void {
+  const formats = require('ajv-formats/dist/formats').fullFormats as Record<string, unknown>;
+  for (const [name, f] of Object.entries(formats)) {
+    const re = f instanceof RegExp ? f : undefined;
+    if (re) {
+      try {
+        const lin = linearRegExp(re.source, re.flags);
+        ajv.addFormat(name, { type: 'string', validate: (s: string) => lin.test(s) });
+        continue;
+      } catch {
+        ajv.addFormat(name, { type: 'string', validate: (s: string) => s.length <= FORMAT_INPUT_CAP && re.test(s) });
+        continue;
+      }
+    }
+    const fn = f && typeof f === 'object' ? (f as { validate?: unknown; type?: string; compare?: unknown }) : undefined;
+    const v = typeof f === 'function' ? f : fn?.validate;
+    if (typeof v !== 'function' || (fn?.type && fn.type !== 'string')) continue;
+    const inner = v as (s: string) => boolean;
+    ajv.addFormat(name, {
+      ...(fn ?? {}),
+      type: 'string',
+      validate: (s: string) => s.length <= FORMAT_INPUT_CAP && inner(s),
+    });
+  }
 }
 
 /** The ajv instance for a schema's dialect: draft 2020-12 when its $schema says so, else draft-07. */

@@ -2,6 +2,7 @@ import type { Diagnostic } from './diagnostic.js';
 import type { ToolContract } from './types.js';
 import { decodeUtf8, parseYamlSource, type PathSeg, type Pos } from './yaml-source.js';
 import { ajvFor, pointerToPath, remoteRefs, type AjvError } from './ajv.js';
+import { linearProblem } from './regex.js';
 import { contractSchema } from './schema.js';
 
 /** Contract files larger than this are refused without parsing. */
@@ -163,7 +164,7 @@ function checkJsonSchema(
   }
 }
 
-/** Local `$ref`s that resolve to nothing, and `pattern` / `patternProperties` regexes that do not parse. */
+/** Local `$ref`s that resolve to nothing, and `pattern` / `patternProperties` regexes that do not parse (or need backtracking). */
 export function compileProblems(root: unknown): { path: PathSeg[]; message: string }[] {
   const out: { path: PathSeg[]; message: string }[] = [];
   const regex = (p: string, path: PathSeg[]) => {
@@ -174,7 +175,14 @@ export function compileProblems(root: unknown): { path: PathSeg[]; message: stri
         path,
         message: `pattern ${JSON.stringify(p)} is not a valid regular expression: ${(e as Error).message}`,
       });
+      return;
     }
+    const why = linearProblem(p);
+    if (why)
+      out.push({
+        path,
+        message: `pattern ${JSON.stringify(p)} needs a backtracking engine (${why}); arguments are matched in linear time, so lookaround and backreferences are not supported`,
+      });
   };
   const walk = (v: unknown, path: PathSeg[]) => {
     if (Array.isArray(v)) return v.forEach((x, i) => walk(x, [...path, i]));

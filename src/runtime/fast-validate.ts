@@ -1,3 +1,4 @@
+import { linearRegExp } from '../contract/regex.js';
 import type { JsonSchema } from '../contract/types.js';
 
 // Keywords this validator implements exactly as ajv does, plus annotations that never affect
@@ -61,7 +62,7 @@ function supported(s: unknown, depth = 0): boolean {
         break;
       case 'pattern':
         try {
-          new RegExp(String(v), 'u');
+          linearRegExp(String(v));
         } catch {
           return false;
         }
@@ -116,7 +117,7 @@ function valid(s: unknown, v: unknown): boolean {
     const len = [...v].length; // code points, as ajv counts them
     if (typeof x.minLength === 'number' && len < x.minLength) return false;
     if (typeof x.maxLength === 'number' && len > x.maxLength) return false;
-    if (typeof x.pattern === 'string' && !new RegExp(x.pattern, 'u').test(v)) return false;
+    if (typeof x.pattern === 'string' && !linearRegExp(x.pattern).test(v)) return false;
   }
   if (Array.isArray(v)) {
     if (typeof x.minItems === 'number' && v.length < x.minItems) return false;

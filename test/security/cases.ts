@@ -50,6 +50,16 @@ export const CASES = {
     attack: 'a writable folder early on `PATH` holds a fake `bwrap`',
     outcome: 'blocked',
   },
+  'redos-pattern': {
+    item: 4,
+    attack: "an argument shaped against the contract's `pattern: '^(a+)+$'`",
+    outcome: 'blocked',
+  },
+  'regex-backtracking-only': {
+    item: 4,
+    attack: 'a contract pattern with lookahead or backreferences',
+    outcome: 'refused',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -14,6 +14,7 @@ export const ruleMap = {
   'param-description': async () => (await import('./param-description.js')).rule,
   'param-type': async () => (await import('./param-type.js')).rule,
   'enum-undocumented': async () => (await import('./enum-undocumented.js')).rule,
+  'pattern-nested-quantifier': async () => (await import('./pattern-nested-quantifier.js')).rule,
   'contract-invisible-unicode': async () => (await import('./contract-invisible-unicode.js')).rule,
   'description-instruction-override': async () => (await import('./description-instruction-override.js')).rule,
   'description-secret-access': async () => (await import('./description-secret-access.js')).rule,

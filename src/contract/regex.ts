@@ -1,0 +1,102 @@
+// Regular expressions from contracts (`pattern`, `patternProperties`) run on arguments that any
+// caller sends: they go through RE2 (re2js), whose matching time is linear in the input, so a
+// pattern such as ^(a+)+$ cannot freeze the process. JavaScript-only features (lookaround,
+// backreferences) are refused when the contract is checked.
+import { RE2JS } from 're2js';
+
+/** Something with `test`, as ajv's `code.regExp` engine must return. */
+export interface LinearRegExp {
+  test(s: string): boolean;
+}
+
+/** ECMAScript escapes RE2 spells differently: \uXXXX and \u{X…} become \x{…}; everything else is kept. */
+function toRe2(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const next = pattern[i + 1];
+    if (next === 'u') {
+      const braced = /^\{([0-9a-fA-F]{1,6})\}/.exec(pattern.slice(i + 2));
+      const plain = /^[0-9a-fA-F]{4}/.exec(pattern.slice(i + 2));
+      if (braced) {
+        out += `\\x{${braced[1]}}`;
+        i += 1 + braced[0].length;
+        continue;
+      }
+      if (plain) {
+        out += `\\x{${plain[0]}}`;
+        i += 5;
+        continue;
+      }
+    }
+    out += c + (next ?? '');
+    i++;
+  }
+  return out;
+}
+
+const cache = new Map<string, LinearRegExp>();
+
+/** A linear-time matcher for an ECMAScript pattern (search semantics, like RegExp.test). Throws on unsupported syntax. */
+export function linearRegExp(pattern: string, flags = ''): LinearRegExp {
+  const key = `${flags}/${pattern}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    const re = RE2JS.compile(toRe2(pattern), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+    // toString: ajv keys its compiled-pattern cache by it (a RegExp's is /source/flags).
+    hit = { test: (s: string) => re.matcher(s).find(), toString: () => `/${pattern}/${flags}` };
+    if (cache.size > 1000) cache.clear();
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+/** Why the linear-time engine cannot run a pattern (lookaround, backreference…), or undefined. */
+export function linearProblem(pattern: string): string | undefined {
+  try {
+    linearRegExp(pattern);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message.replace(/^error parsing regexp: /, '');
+  }
+}
+
+/**
+ * Whether a pattern has a quantified group that itself contains an unbounded quantifier, as in
+ * (a+)+ or (\w*,?)*: catastrophic under backtracking engines (other validators of the same schema).
+ */
+export function hasNestedQuantifier(pattern: string): boolean {
+  const stack: boolean[] = [];
+  let inner = false;
+  const unboundedAt = (i: number) => {
+    const c = pattern[i];
+    if (c === '*' || c === '+') return true;
+    if (c === '{') return /^\{\d*,\d*\}/.test(pattern.slice(i)) && !/^\{(\d+),\1\}/.test(pattern.slice(i));
+    return false;
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
+      continue;
+    }
+    if (c === '(') {
+      stack.push(inner);
+      inner = false;
+    } else if (c === ')') {
+      const had: boolean = inner;
+      inner = stack.pop() ?? false;
+      if (had && unboundedAt(i + 1)) return true;
+      inner ||= had;
+    } else if (unboundedAt(i)) inner = true;
+  }
+  return false;
+}
