@@ -164,7 +164,7 @@ function checkJsonSchema(
   }
 }
 
-/** Local `$ref`s that resolve to nothing, and `pattern` / `patternProperties` regexes that do not parse (or need backtracking). */
+/** Local `$ref`s that resolve to nothing, and `pattern`/`patternProperties` regexes that do not parse or backtrack. */
 export function compileProblems(root: unknown): { path: PathSeg[]; message: string }[] {
   const out: { path: PathSeg[]; message: string }[] = [];
   const regex = (p: string, path: PathSeg[]) => {

@@ -41,7 +41,7 @@ function toRe2(pattern: string): string {
 
 const cache = new Map<string, LinearRegExp>();
 
-/** A linear-time matcher for an ECMAScript pattern (search semantics, like RegExp.test). Throws on unsupported syntax. */
+/** A linear-time matcher for an ECMAScript pattern (search semantics, as RegExp.test); throws on bad syntax. */
 export function linearRegExp(pattern: string, flags = ''): LinearRegExp {
   const key = `${flags}/${pattern}`;
   let hit = cache.get(key);
