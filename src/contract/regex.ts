@@ -7,6 +7,7 @@ import { RE2JS } from 're2js';
 /** Something with `test`, as ajv's `code.regExp` engine must return. */
 export interface LinearRegExp {
   test(s: string): boolean;
+  toString(): string;
 }
 
 /** ECMAScript escapes RE2 spells differently: \uXXXX and \u{X…} become \x{…}; everything else is kept. */

@@ -8,6 +8,7 @@ import type { Loader, LoadContext, ToolOutput } from './types.js';
 import { cancelledError, processFailure } from './util/outcome.js';
 import { fill, fillArgv, paramsIn } from './util/template.js';
 import { programPaths } from './util/tool-paths.js';
+import { guardArgv } from './util/argv-guard.js';
 
 /** stdout → result. auto: JSON when the whole (trimmed) output parses as JSON, else the trimmed text. */
 export function parseOutput(stdout: string, mode: CommandConfig['parse'] = 'auto'): unknown {
@@ -69,6 +70,7 @@ export const loader: Loader = {
     return {
       async call(args, call): Promise<ToolOutput> {
         if (call.signal.aborted) throw cancelledError();
+        guardArgv(ctx.entry.contract.id, rest, args, ctx.entry.contract.schema);
         const res = await runSandboxed({
           command: prog.path,
           args: fillArgv(rest, args),

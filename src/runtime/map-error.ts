@@ -60,6 +60,7 @@ export function mapCallError(
     const details: Record<string, unknown> = {};
     if (e.traceback) details.traceback = e.traceback;
     if (e.logs) details.logs = e.logs;
+    if (e.rejected) details.rejected = true;
     if (e.kind === 'limit') {
       details.limit = e.limit ?? 'unknown';
       if (e.limit === 'timeout' || e.limit === undefined) {
@@ -97,8 +98,13 @@ export function mapCallError(
   });
 }
 
-/** Whether an error counts against the tool's circuit breaker (usage errors and refusals do not). */
+/**
+ * Whether an error counts against the tool's circuit breaker: only the tool's own faults (a crash,
+ * a limit or timeout while it ran, an error it reported). Usage errors, refusals, cancellations and
+ * arguments the tool rejected (details.rejected) are the caller's and never count.
+ */
 export function countsAsFailure(e: ToolboxError): boolean {
   if (e.code === 'circuit_open' || e.code === 'cancelled') return false;
+  if (e.details?.rejected === true) return false;
   return e.exitCode === ExitCode.toolFailed || e.exitCode === ExitCode.limit;
 }

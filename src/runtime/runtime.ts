@@ -19,6 +19,7 @@ import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
 import { validateArgs } from './validate.js';
+import { checkArgShape } from './arg-guard.js';
 
 /** Options of a Runtime. */
 export interface RuntimeOptions {
@@ -100,14 +101,18 @@ export class Runtime {
     else req.signal?.addEventListener('abort', onAbort, { once: true });
     let limits: ResolvedLimits | undefined;
     let callStart: number | undefined;
+    // Only what happens once the tool is loaded or running can be the tool's fault (breaker).
+    let toolPhase = false;
     try {
       if (this.opts.locked ?? this.project.config.locked === true)
         (await import('../lock/enforce.js')).assertLocked(this.project, entry);
       if (req.session) readSession(this.project, req.session); // rejects a malformed session id before anything runs
       assertCanUse(c, req.caller ?? {}, this.project.config);
       const args = (req.args ?? {}) as Record<string, unknown>;
+      checkArgShape(c.id, args);
       validateArgs(c, args, req.argStyle);
       this.breaker.check(c.id);
+      toolPhase = true;
       const { tool, hit, loadMs } = await this.cache.get(entry, fileKey(entry.file), req.session);
       Object.assign(stats, { cacheHit: hit, loadMs });
       const ctx = await this.callContext(c, req, ac.signal);
@@ -149,7 +154,7 @@ export class Runtime {
       if (callStart !== undefined && stats.runMs === 0) stats.runMs = performance.now() - callStart;
       const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits });
       if (!stats.tier && e instanceof ToolRunError && e.tier) stats.tier = e.tier;
-      if (countsAsFailure(err)) this.breaker.failure(c.id);
+      if (toolPhase && countsAsFailure(err)) this.breaker.failure(c.id);
       this.log(c.id, req, {
         ok: false,
         outcome: err.code,

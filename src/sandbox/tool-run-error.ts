@@ -16,6 +16,8 @@ export class ToolRunError extends Error {
   readonly logs?: string;
   /** Sandbox tier the call ran under, when known (recorded in the call log). */
   readonly tier?: string;
+  /** The tool rejected its arguments (Python ValueError, a JS error named ValueError): not the tool's fault. */
+  readonly rejected?: boolean;
 
   constructor(opts: {
     kind: 'failed' | 'limit';
@@ -24,6 +26,7 @@ export class ToolRunError extends Error {
     traceback?: string;
     logs?: string;
     tier?: string;
+    rejected?: boolean;
   }) {
     super(opts.message);
     this.name = 'ToolRunError';
@@ -32,6 +35,7 @@ export class ToolRunError extends Error {
     this.traceback = opts.traceback;
     this.logs = opts.logs;
     this.tier = opts.tier;
+    if (opts.rejected) this.rejected = true;
   }
 }
 

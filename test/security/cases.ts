@@ -60,6 +60,18 @@ export const CASES = {
     attack: 'a contract pattern with lookahead or backreferences',
     outcome: 'refused',
   },
+  'breaker-rejected-arguments': {
+    item: 5,
+    attack: 'a client sends `1/0` (the tool raises ValueError) again and again to trip the breaker for everyone',
+    outcome: 'blocked',
+  },
+  'breaker-deep-nesting': { item: 5, attack: 'a client sends arguments nested 20,000 deep', outcome: 'blocked' },
+  'breaker-nul-byte': { item: 5, attack: 'a client sends NUL bytes to a command tool', outcome: 'blocked' },
+  'command-option-injection': {
+    item: 9,
+    attack: 'a value `--output=/tmp/x` reaches git as an option',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

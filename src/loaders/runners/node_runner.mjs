@@ -160,7 +160,10 @@ async function call(fn, args, channel = stderrChannel) {
   } catch (e) {
     const type = e instanceof Error ? e.name : typeof e;
     const message = e instanceof Error ? `${e.name}: ${e.message}` : `thrown: ${String(e)}`;
-    return fail('exception', type, message, e instanceof Error ? e.stack : undefined);
+    const reply = fail('exception', type, message, e instanceof Error ? e.stack : undefined);
+    // An error named ValueError (or marked { rejected: true }) is the tool rejecting its arguments.
+    if (e instanceof Error && (e.name === 'ValueError' || e.rejected === true)) reply.error.rejected = true;
+    return reply;
   }
 }
 

@@ -181,8 +181,12 @@ def call(fn, args, channel=None):
             out = _loop().run_until_complete(_await(out))
         return {"ok": True, "result": out}
     except BaseException as e:  # SystemExit and KeyboardInterrupt from tool code are failures too
-        return _err("exception", type(e).__name__, "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__,
-                    _tool_traceback(e))
+        r = _err("exception", type(e).__name__, "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__,
+                 _tool_traceback(e))
+        # ValueError is how a tool rejects its arguments: the caller's fault, not counted by the breaker.
+        if isinstance(e, ValueError):
+            r["error"]["rejected"] = True
+        return r
     finally:
         if helper is not None:
             helper._channel = None

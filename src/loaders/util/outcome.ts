@@ -12,7 +12,7 @@ export interface RunnerReply {
   logs?: string;
   /** CPU seconds the runner process has used so far (worker mode). */
   cpu?: number;
-  error?: { kind: string; type?: string; message: string; traceback?: string | null };
+  error?: { kind: string; type?: string; message: string; traceback?: string | null; rejected?: boolean };
   /** A progress or log message from the running call (worker mode). */
   notify?: { method: 'progress' | 'log'; params: Record<string, unknown> };
   /** A question for the caller (elicitation, sampling); answered on the worker's stdin. */
@@ -102,7 +102,14 @@ export function replyResult(
       details: { kind: err.kind },
     });
   }
-  throw new ToolRunError({ kind: 'failed', message: err.message, traceback: err.traceback ?? undefined, logs, tier });
+  throw new ToolRunError({
+    kind: 'failed',
+    message: err.message,
+    traceback: err.traceback ?? undefined,
+    logs,
+    tier,
+    rejected: err.rejected === true,
+  });
 }
 
 /** Parse the single JSON reply of a one-shot runner, or explain why there is none. */
