@@ -3,7 +3,7 @@ import type { HttpConfig, ToolEntry } from '../contract/types.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
 import type { CallContext, Loader, LoadContext, ToolOutput } from './types.js';
 import { cancelledError, limitError } from './util/outcome.js';
-import { buildRequest, redactor } from './util/http-request.js';
+import { buildRequest, redactor, type HttpRequest } from './util/http-request.js';
 import { envRefs } from './util/template.js';
 
 const REACH: Record<string, string> = {
@@ -106,8 +106,9 @@ async function perform(
   try {
     let res: Response;
     try {
-      res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: local.signal });
+      res = await fetchSameOrigin(req, local.signal);
     } catch (e) {
+      if (e instanceof ToolRunError) throw e;
       if (ctx.signal.aborted) throw cancelledError();
       if (timedOut) throw limitError('timeout', ctx.limits, 'none');
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
@@ -148,6 +149,43 @@ async function perform(
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * fetch, following redirects only within the same origin (scheme, host and port): a redirect to
+ * another origin would carry the contract's headers (API keys) or body to a host the contract never
+ * named, so it is not followed and the call fails, naming where it pointed.
+ */
+async function fetchSameOrigin(req: HttpRequest, signal: AbortSignal): Promise<Response> {
+  let url = req.url;
+  let method = req.method;
+  let body = req.body;
+  for (let hop = 0; ; hop++) {
+    const res = await fetch(url, { method, headers: req.headers, body, signal, redirect: 'manual' });
+    const loc = res.headers.get('location');
+    if (res.status < 300 || res.status > 399 || res.status === 304 || !loc) return res;
+    await res.body?.cancel().catch(() => undefined);
+    const next = new URL(loc, url);
+    if (next.origin !== req.url.origin)
+      throw new ToolRunError({
+        kind: 'failed',
+        message: `HTTP ${res.status} from ${url.host} redirects to another origin (${next.origin}); not followed, so the request's headers and body stay with ${req.url.origin}`,
+        tier: 'none',
+      });
+    if (hop >= MAX_REDIRECTS)
+      throw new ToolRunError({
+        kind: 'failed',
+        message: `more than ${MAX_REDIRECTS} redirects from ${req.url.host}`,
+        tier: 'none',
+      });
+    if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+      method = method === 'HEAD' ? 'HEAD' : 'GET';
+      body = undefined;
+    }
+    url = next;
   }
 }
 

@@ -72,6 +72,17 @@ export const CASES = {
     attack: 'a value `--output=/tmp/x` reaches git as an option',
     outcome: 'blocked',
   },
+  'http-dot-segment': { item: 8, attack: 'a `{{param}}` path value of `..` climbs the URL path', outcome: 'refused' },
+  'http-cross-origin-redirect': {
+    item: 8,
+    attack: 'a 302 to another origin would receive `X-Api-Key`',
+    outcome: 'blocked',
+  },
+  'http-encoded-secret': {
+    item: 8,
+    attack: 'a server echoes the API key URL-encoded or base64-encoded into an error',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

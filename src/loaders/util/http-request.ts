@@ -10,10 +10,46 @@ export interface HttpRequest {
   body?: string;
 }
 
-/** Replaces every secret value (from `${VAR}`) with *** in text shown to people. */
+/**
+ * Every form a secret value can take in text a server sends back or an error shows: as is,
+ * URL-encoded (also with + for spaces), JSON-escaped, hex, and base64 / base64url at any byte
+ * offset (the part of the encoding that depends only on the secret, so base64("user:" + key) in a
+ * Basic header is caught too; at least 8 characters, to avoid false hits).
+ */
+export function secretForms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms = new Set<string>([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')]);
+  forms.add(JSON.stringify(secret).slice(1, -1));
+  forms.add(bytes.toString('hex'));
+  forms.add(bytes.toString('hex').toUpperCase());
+  for (let k = 0; k < 3; k++) {
+    const shifted = Buffer.concat([Buffer.alloc(k), bytes]);
+    const from = Math.ceil((8 * k) / 6);
+    const to = Math.floor((8 * (k + bytes.length)) / 6);
+    for (const enc of ['base64', 'base64url'] as const) {
+      const part = shifted.toString(enc).slice(from, to);
+      if (part.length >= 8) forms.add(part);
+    }
+  }
+  return [...forms].filter((f) => f.length > 0);
+}
+
+/** Replaces every secret value (from `${VAR}`), in every encoding of secretForms, with *** in text shown to people. */
 export function redactor(secrets: string[]): (s: string) => string {
-  const list = secrets.filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  const list = [...new Set(secrets.filter((s) => s.length > 0).flatMap(secretForms))].sort(
+    (a, b) => b.length - a.length,
+  );
   return (s) => list.reduce((acc, secret) => acc.split(secret).join('***'), s);
+}
+
+/** A `{{param}}` value in the URL path: one segment, never `.` or `..` (which would climb the path). */
+function pathSegment(v: string): string {
+  if (/^(\.|%2e){1,2}$/i.test(v))
+    throw new ToolboxError('http_dot_segment', `a URL path argument cannot be '${v}' (it would climb the URL path)`, {
+      exitCode: ExitCode.usage,
+      hint: 'Pass a name, not a relative path segment.',
+    });
+  return encodeURIComponent(v);
 }
 
 /**
@@ -31,7 +67,13 @@ export function buildRequest(
 ): HttpRequest {
   const withEnv = (s: string) => fillEnv(s, env);
   const method = (cfg.method ?? (cfg.body === undefined ? 'GET' : 'POST')).toUpperCase();
-  const raw = fill(withEnv(cfg.url), args, encodeURIComponent);
+  // In the path (before ? or #) a value is one segment and never a dot segment; after it, a query value.
+  const tpl = withEnv(cfg.url);
+  const cut = tpl.search(/[?#]/);
+  const raw =
+    cut < 0
+      ? fill(tpl, args, pathSegment)
+      : fill(tpl.slice(0, cut), args, pathSegment) + fill(tpl.slice(cut), args, encodeURIComponent);
   let url: URL;
   try {
     url = new URL(raw);

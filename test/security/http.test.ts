@@ -1,0 +1,98 @@
+// Item 8: the http loader keeps secrets and paths in place (real loopback servers).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Runtime } from '../../src/runtime/runtime.js';
+import { resolveProject } from '../../src/config.js';
+import type { ToolboxError } from '../../src/errors.js';
+import { expected } from './cases.js';
+import { contract, project } from './helpers.js';
+
+const SECRET = 'sk-live/4711 top+secret';
+const seen: { server: string; url: string; headers: IncomingHttpHeaders }[] = [];
+function serve(name: string, handler: (url: string, res: import('node:http').ServerResponse) => void) {
+  const s = createServer((req, res) => {
+    seen.push({ server: name, url: req.url ?? '', headers: req.headers });
+    handler(req.url ?? '', res);
+  });
+  return new Promise<{ s: Server; port: number }>((r) =>
+    s.listen(0, '127.0.0.1', () => r({ s, port: (s.address() as { port: number }).port })),
+  );
+}
+let a: { s: Server; port: number };
+let b: { s: Server; port: number };
+let p: ReturnType<typeof project>;
+let rt: Runtime;
+
+beforeAll(async () => {
+  b = await serve('other', (_u, res) => res.end('{"stolen":true}'));
+  a = await serve('api', (url, res) => {
+    if (url.startsWith('/redirect')) {
+      res.writeHead(302, { location: `http://127.0.0.1:${b.port}/collect` });
+      return res.end();
+    }
+    if (url.startsWith('/echo')) {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      return res.end(
+        `bad key ${encodeURIComponent(SECRET)} / ${Buffer.from(`user:${SECRET}`).toString('base64')} / ${Buffer.from(SECRET).toString('hex')}`,
+      );
+    }
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ path: url }));
+  });
+  const tool = (id: string, url: string) =>
+    contract(
+      id,
+      'http',
+      `{ url: "${url}", headers: { X-Api-Key: "\${API_KEY}" } }`,
+      'sandbox: { network: true, env: [API_KEY] }',
+    );
+  p = project({
+    'tool_registry/user.yaml': tool('user', `http://127.0.0.1:${a.port}/api/users/{{x}}/profile`),
+    'tool_registry/redir.yaml': tool('redir', `http://127.0.0.1:${a.port}/redirect`),
+    'tool_registry/echo.yaml': tool('echo', `http://127.0.0.1:${a.port}/echo`),
+  });
+  rt = new Runtime(resolveProject({ cwd: p.dir }), { env: { API_KEY: SECRET } });
+});
+afterAll(async () => {
+  await rt.close();
+  a.s.close();
+  b.s.close();
+  p.cleanup();
+});
+
+const call = (id: string, x?: string) =>
+  rt.invoke({ id, args: x === undefined ? {} : { x } }).then(
+    (r) => ({ code: 0, result: r.result as unknown, message: '' }),
+    (e: ToolboxError) => ({ code: e.exitCode, error: e.code, message: `${e.message} ${e.hint ?? ''}` }),
+  );
+
+describe('item 8: the http loader', () => {
+  it('a path value stays one segment: . and .. are refused, slashes encoded', async () => {
+    expect(expected('http-dot-segment', 'none')).toBe('refused');
+    seen.length = 0;
+    for (const x of ['..', '.', '%2e%2e'])
+      expect(await call('user', x)).toMatchObject({ code: 2, error: 'http_dot_segment' });
+    expect(seen).toEqual([]);
+    expect((await call('user', '../admin')).result).toEqual({ path: '/api/users/..%2Fadmin/profile' });
+  });
+
+  it('a redirect to another origin is not followed, so the API key never reaches it', async () => {
+    expect(expected('http-cross-origin-redirect', 'none')).toBe('blocked');
+    seen.length = 0;
+    expect(await call('redir')).toMatchObject({ code: 4, error: 'tool_failed' });
+    expect(seen.filter((s) => s.server === 'other')).toEqual([]);
+  });
+
+  it('redacts the secret in every encoding the server echoes', async () => {
+    expect(expected('http-encoded-secret', 'none')).toBe('blocked');
+    const r = await call('echo');
+    expect(r.code).toBe(4);
+    for (const form of [
+      SECRET,
+      encodeURIComponent(SECRET),
+      Buffer.from(`user:${SECRET}`).toString('base64').slice(8, -4),
+      Buffer.from(SECRET).toString('hex'),
+    ])
+      expect(r.message).not.toContain(form);
+  });
+});
