@@ -2,10 +2,12 @@
 // agent, MCP client or `toolbox run` gets), on a copy of the registry. Network tools are covered
 // in shipped-network.test.ts; their text comes from the same templates.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, REPO } from '../helpers.js';
+import { listen } from './shipped-helpers.js';
 
 let dir = '';
 beforeAll(() => {
@@ -16,8 +18,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function text(id: string, args: Record<string, unknown>): Promise<string> {
-  const r = await cli(['run', id, '--args', JSON.stringify(args), '--json'], { cwd: dir });
+async function text(id: string, args: Record<string, unknown>, env: Record<string, string> = {}): Promise<string> {
+  const r = await cli(['run', id, '--args', JSON.stringify(args), '--json'], { cwd: dir, env });
   expect(r.code, r.stderr).toBe(0);
   return r.json.text as string;
 }
@@ -95,5 +97,52 @@ describe('the text each shipped tool gives the model', () => {
     expect(t).toMatch(
       /^passwords:\n {2}- \S{12}\n {2}- \S{12}\nlength: {8}12\nentropy_bits: {2}[\d.]+\nalphabet_size: \d+$/,
     );
+  });
+
+  it('general_search: a numbered list of title, URL and snippet, not the raw API answer', async () => {
+    // The shape of a Brave Search web response (trimmed to the fields around what the tool reads).
+    const page = (n: number) => ({
+      title: `Node.js <strong>release</strong> ${n}`,
+      url: `https://nodejs.org/${n}`,
+      description: `Node.js ${n} &amp; npm: <strong>release</strong> notes.`,
+      is_source_local: false,
+      profile: { name: 'Node.js', url: 'https://nodejs.org', img: 'https://imgs.search.brave.com/x' },
+      meta_url: { scheme: 'https', netloc: 'nodejs.org', hostname: 'nodejs.org', path: `› ${n}` },
+      language: 'en',
+      family_friendly: true,
+    });
+    let seen: URL | undefined;
+    let key: string | undefined;
+    const server = createServer((req, res) => {
+      seen = new URL(req.url!, 'http://x');
+      key = req.headers['x-subscription-token'] as string;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          type: 'search',
+          query: { original: 'node release' },
+          web: { type: 'search', results: [1, 2, 3].map(page) },
+        }),
+      );
+    });
+    const base = `http://127.0.0.1:${await listen(server)}`;
+    try {
+      const env = { BRAVE_API_KEY: 'test-key', BRAVE_SEARCH_URL: `${base}/res/v1/web/search` };
+      expect(await text('general_search', { query: 'node release', count: 2 }, env)).toBe(
+        [
+          '2 result(s) for "node release":',
+          '1. Node.js release 1',
+          '   https://nodejs.org/1',
+          '   Node.js 1 & npm: release notes.',
+          '2. Node.js release 2',
+          '   https://nodejs.org/2',
+          '   Node.js 2 & npm: release notes.',
+        ].join('\n'),
+      );
+      expect(seen?.searchParams.get('q')).toBe('node release');
+      expect(key).toBe('test-key');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
