@@ -145,10 +145,13 @@ export function loadConfig(file: string): ToolboxConfig {
 /**
  * Resolve the registry folder, project root and config for a command. Order: --registry, then the
  * nearest config's `registry` (or the tool_registry/ beside it), then the nearest tool_registry/
- * folder at or above the current one. Throws registry_not_found (exit 3) when it is missing.
+ * folder at or above the current one. The config is --config, else the nearest one at or above the
+ * registry folder when --registry is given (client configs start `serve --registry /abs/path` from
+ * anywhere: the registry's own project settings must apply), else the nearest one at or above the
+ * current folder. Throws registry_not_found (exit 3) when the registry is missing.
  */
 export function resolveProject(opts: ProjectOptions, { mustExist = true } = {}): Project {
-  const found = opts.config ? {} : findProject(opts.cwd);
+  const found = opts.config ? {} : findProject(opts.registry ? resolve(opts.cwd, opts.registry) : opts.cwd);
   const configFile = opts.config ? resolve(opts.cwd, opts.config) : found.config;
   if (opts.config && !existsSync(configFile!)) {
     throw new ToolboxError('config_not_found', `config file not found: ${configFile}`, { exitCode: ExitCode.registry });

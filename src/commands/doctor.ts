@@ -57,6 +57,7 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
       `${reg.dir}: ${reg.tools} tools in ${reg.files} files, ${reg.errors} errors, ${reg.warnings} warnings`,
     );
   } else line(false, 'registry', `not found${reg.dir ? ` (${reg.dir})` : ''}`);
+  if (reg.found) line(true, 'config', reg.config ?? 'none found at or above the registry: defaults apply');
   if (r.deps)
     line(
       r.deps.missing.length === 0,

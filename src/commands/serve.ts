@@ -44,6 +44,7 @@ export async function serveCommand(
     const warm = await core.start();
     const tools = core.visibleTools().length;
     say(`${tools} tools, --expose ${expose}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`);
+    if (ctx.opts.verbose) say(`registry ${project.registryDir}; config ${project.configFile ?? 'none (defaults)'}`);
     for (const f of warm.failed) say(ctx.style.yellow(`warm tool '${f.id}' failed to load: ${f.error.message}`));
     if (port !== undefined) {
       const { serveHttp, isLoopbackHost } = await import('../serve/http.js');
