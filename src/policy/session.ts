@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Project } from '../config.js';
 import { writeFileAtomic } from '../util/fs.js';
@@ -47,4 +47,48 @@ export function recordSessionEvent(project: Project, id: string, event: Omit<Ses
   s.events.push({ at: new Date().toISOString(), ...event });
   if (s.events.length > MAX_EVENTS) s.events.splice(0, s.events.length - MAX_EVENTS);
   writeFileAtomic(sessionFile(project, id), JSON.stringify(s, null, 1));
+  pruneSessions(project);
+}
+
+/** Delete a session's file (the session ended). Missing files and invalid ids are ignored. */
+export function removeSession(project: Project, id: string): void {
+  try {
+    rmSync(sessionFile(project, id), { force: true });
+  } catch {
+    /* invalid id: nothing was ever written for it */
+  }
+}
+
+/** Session files untouched for this long are removed (a CLI session has no end; a killed server's neither). */
+export const SESSION_MAX_AGE_MS = 7 * 24 * 3600_000;
+const pruned = new Set<string>();
+
+/**
+ * Remove session files not written for SESSION_MAX_AGE_MS; once per state folder per process, so the
+ * cost is one directory listing however many sessions are recorded.
+ */
+export function pruneSessions(project: Project, now = Date.now(), oncePerProcess = true): number {
+  if (oncePerProcess && pruned.has(project.stateDir)) return 0;
+  pruned.add(project.stateDir);
+  const dir = join(project.stateDir, 'sessions');
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const file = join(dir, name);
+    try {
+      if (now - statSync(file).mtimeMs > SESSION_MAX_AGE_MS) {
+        rmSync(file, { force: true });
+        removed++;
+      }
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return removed;
 }

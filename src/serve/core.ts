@@ -7,6 +7,7 @@ import { Runtime } from '../runtime/runtime.js';
 import { closeAllSessions } from '../mcp/pool.js';
 import { mcpOutputSchema } from '../contract/mcp-tool.js';
 import type { ToolClient } from '../loaders/types.js';
+import { removeSession } from '../policy/session.js';
 import { Limiter } from './limiter.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
@@ -118,8 +119,10 @@ export class ServeCore {
     }
   }
 
+  /** The session ended (client gone, expired, evicted): release its pins and delete its history file. */
   endSession(session: string): void {
     this.runtime.endSession(session);
+    removeSession(this.project, session);
   }
 
   /** Stop every worker and server process this process started. */

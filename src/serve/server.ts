@@ -11,6 +11,25 @@ import { badRequest, errorResult, type CallResult } from './results.js';
 
 const VERSION = '0.1.0';
 const MAX_TOP = 20;
+/** Tools search_tools adds to a session's list: the most recently found, at most this many. */
+export const MAX_FOUND = 20;
+
+/**
+ * Add `ids` to the found set as the most recent, dropping the oldest past `max`. Returns whether
+ * the set's members changed (then the client is sent list_changed).
+ */
+export function addFound(found: Set<string>, ids: string[], max = MAX_FOUND): boolean {
+  const before = [...found].sort().join('\n');
+  for (const id of ids) {
+    found.delete(id); // re-inserted last: a Set keeps insertion order, oldest first
+    found.add(id);
+  }
+  for (const oldest of found) {
+    if (found.size <= max) break;
+    found.delete(oldest);
+  }
+  return [...found].sort().join('\n') !== before;
+}
 
 /**
  * One MCP connection (stdio, or one Streamable HTTP session): the low-level SDK Server, because
@@ -81,9 +100,11 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
       return errorResult(e);
     }
     const tools = hits.map((e) => toolDef(e.contract));
-    const before = found.size;
-    for (const t of tools) if (!META_TOOLS.has(t.name)) found.add(t.name);
-    if (found.size > before) await server.sendToolListChanged().catch(() => undefined);
+    const changed = addFound(
+      found,
+      tools.map((t) => t.name).filter((n) => !META_TOOLS.has(n)),
+    );
+    if (changed) await server.sendToolListChanged().catch(() => undefined);
     const text = tools.length
       ? JSON.stringify(tools)
       : `No tool matches "${args.query}". Try other words (what the tool does, not how).`;
