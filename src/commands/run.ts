@@ -25,7 +25,15 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
     registry: o.registry ?? ctx.opts.registry,
     config: o.config ?? ctx.opts.config,
   });
-  const runtime = new Runtime(project, { verbose, env: io.env, via: 'cli', ...(o.locked ? { locked: true } : {}) });
+  // On a terminal the tool runs as a worker, so it can ask the person questions (elicitation) mid-call.
+  const interactive = Boolean(io.stdinIsTTY && io.stderr.isTTY) && !json;
+  const runtime = new Runtime(project, {
+    verbose,
+    env: io.env,
+    via: 'cli',
+    longRunning: interactive,
+    ...(o.locked ? { locked: true } : {}),
+  });
   const entry = runtime.find(id);
   if (o.help) {
     const { toolUsage } = await import('../runtime/usage.js');
@@ -49,6 +57,9 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
       signal: io.signal,
       session: o.session,
       argStyle: 'flags',
+      ...(interactive
+        ? { client: (await import('../output/terminal-client.js')).terminalClient(io, () => spin?.stop()) }
+        : {}),
     });
   } catch (e) {
     spin?.stop();
@@ -73,18 +84,14 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
     await runtime.close();
   }
   spin?.stop();
-  const saved =
-    o.out && res.content
-      ? (await import('../output/content-files.js')).saveBlocks(resolve(io.cwd, o.out), id, res.content)
-      : undefined;
+  const files = res.content ? await import('../output/content-files.js') : undefined;
+  const saved = o.out && res.content ? files!.saveBlocks(resolve(io.cwd, o.out), id, res.content) : undefined;
   if (json) {
     const { logs, ...rest } = res;
     printJson(ctx, { ...(verbose && logs ? res : rest), ...(saved ? { saved } : {}) });
     return 0;
   }
-  for (const f of saved ?? []) io.stderr.write(`saved ${f.type} ${f.mimeType ?? ''} (${f.bytes} bytes): ${f.file}\n`);
-  if (!o.out && res.content?.some((b) => b.type !== 'text'))
-    io.stderr.write(style.dim('The result has non-text content: `--out DIR` saves it as files.') + '\n');
+  for (const note of files?.contentNotes(saved, res.content) ?? []) io.stderr.write(style.dim(note) + '\n');
   for (const w of res.warnings) io.stderr.write(style.yellow(`warning: ${w}`) + '\n');
   if (verbose) {
     io.stderr.write(

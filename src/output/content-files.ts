@@ -59,3 +59,11 @@ export function saveBlocks(dir: string, tool: string, blocks: ContentBlock[]): S
   }
   return saved;
 }
+
+/** Lines for stderr about a result's non-text blocks: the files saved, or how to save them. */
+export function contentNotes(saved: SavedBlock[] | undefined, blocks: ContentBlock[] | undefined): string[] {
+  if (saved) return saved.map((f) => `saved ${f.type} ${f.mimeType ?? ''} (${f.bytes} bytes): ${f.file}`);
+  return blocks?.some((b) => b.type !== 'text')
+    ? ['The result has non-text content: `--out DIR` saves it as files.']
+    : [];
+}

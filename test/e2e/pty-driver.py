@@ -1,5 +1,6 @@
 # Drive a program in a pseudo-terminal (for interactive `toolbox init` tests): for each step
 # "WAIT<TAB>SEND", wait until WAIT appears in the output, then type SEND. Prints the exit code.
+# PTY_LOG=FILE also saves everything the program wrote to the terminal (prompts, result) in FILE.
 import fcntl, json, os, pty, select, struct, sys, termios, time
 
 steps = json.loads(sys.argv[1])
@@ -13,6 +14,7 @@ if pid == 0:
     os.execvp(sys.argv[2], sys.argv[2:])
 
 buf = b''
+log = open(os.environ['PTY_LOG'], 'wb') if os.environ.get('PTY_LOG') else None
 def read_until(token, deadline):
     global buf
     while token.encode() not in buf and time.time() < deadline:
@@ -25,6 +27,8 @@ def read_until(token, deadline):
             if not chunk:
                 return
             buf += chunk
+            if log:
+                log.write(chunk)
 
 for wait, send in steps:
     read_until(wait, time.time() + 30)
@@ -39,9 +43,15 @@ for wait, send in steps:
 while True:
     try:
         r, _, _ = select.select([fd], [], [], 0.2)
-        if r and not os.read(fd, 4096):
-            break
+        if r:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            if log:
+                log.write(chunk)
     except OSError:
         break
 _, status = os.waitpid(pid, 0)
+if log:
+    log.close()
 print(os.waitstatus_to_exitcode(status))
