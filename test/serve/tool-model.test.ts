@@ -7,9 +7,10 @@ import { cli, tempProject } from '../helpers.js';
 import { errCode, httpServe, stdioClient } from './fixtures.js';
 
 const ICON = 'data:image/png;base64,iVBORw0KGgo=';
-const contract = (id: string, fn: string, extra: string) => `id: ${id}
+const WORDS = 'Count the words of a text and report the count. Use when the user asks how many words a text has.';
+const contract = (id: string, fn: string, extra: string, description = WORDS) => `id: ${id}
 name: ${id}
-description: Count the words of a text and report the count. Use when the user asks how many words a text has.
+description: ${description}
 schema:
   type: object
   properties:
@@ -40,8 +41,14 @@ icons: [{ src: "${ICON}", mimeType: image/png, sizes: ["16x16"] }]
     'word_count_wrong',
     'wrong',
     'output_schema:\n  type: object\n  properties: { words: { type: integer } }\n',
+    'Tally the tokens of a passage (a deliberately broken tool whose result misses its output schema).',
   ),
-  'tool_registry/plain.yaml': contract('plain', 'count', 'output_schema: { type: string }\n'),
+  'tool_registry/plain.yaml': contract(
+    'plain',
+    'count',
+    'output_schema: { type: string }\n',
+    'Measure the length of a passage in tokens; its output schema is a string schema.',
+  ),
 });
 const registry = `${proj.dir}/tool_registry`;
 afterAll(() => proj.cleanup());
