@@ -8,7 +8,8 @@
 // query term weights: word 1, CJK bigram 0.5, CJK character 0.25.
 import { describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../src/contract/types.js';
-import { buildIndex, docStats, parseQuery, scoreAll } from '../../src/select/model.js';
+import { buildIndex, docStats } from '../../src/select/model.js';
+import { parseQuery, scoreAll } from '../../src/select/query.js';
 
 function tool(id: string, name: string, description: string, schema: Record<string, unknown> = {}): ToolContract {
   return { id, name, description, schema, loader: 'command', loader_config: { argv: ['true'] } } as ToolContract;
@@ -97,7 +98,7 @@ describe('BM25F properties', () => {
   const pick = () => words[Math.floor(next() * words.length)]!;
   const text = (n: number) => Array.from({ length: n }, pick).join(' ');
   const tools = Array.from({ length: 12 }, (_, i) =>
-    tool(`p${i}`, `Tool${i}`, text(2 + Math.floor(next() * 10)), {
+    tool(`p${i}`, `Tool${i}`, `${text(2 + Math.floor(next() * 10))} everywhere`, {
       type: 'object',
       properties: { [`arg${i}`]: { type: 'string', description: text(1 + Math.floor(next() * 4)) } },
     }),
@@ -118,6 +119,20 @@ describe('BM25F properties', () => {
     for (const q of ['zork', 'quux blip', 'frob glim snark']) {
       expect([...scoreAll(ix, parseQuery(`${q} nonexistentterm`))]).toEqual([...scoreAll(ix, parseQuery(q))]);
       expect([...scoreAll(ix, parseQuery(`${q} ${q}`))]).toEqual([...scoreAll(ix, parseQuery(q))]);
+    }
+  });
+
+  it('a term every tool has barely counts: it adds at most idf(12, 12)·(k1 + 1) = ln 1.04 · 2.2 to any tool', () => {
+    // BM25's ln(1 + …) idf keeps it above 0 (a one-tool registry must still match), so "nothing" is
+    // "at most 0.0863" here, less than a tenth of what one occurrence of a word found in one tool adds (≥ 1.2·…).
+    for (const q of ['zork', 'quux blip', 'frob glim snark', 'thud xyzzy']) {
+      const a = scoreAll(ix, parseQuery(q));
+      const b = scoreAll(ix, parseQuery(`${q} everywhere`));
+      a.forEach((s, i) => {
+        if (s === 0) return;
+        expect(b[i]! - s).toBeGreaterThan(0);
+        expect(b[i]! - s).toBeLessThanOrEqual(0.0863);
+      });
     }
   });
 });
