@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveProject } from '../config.js';
-import { ToolboxError } from '../errors.js';
+import { exitCodeTable, ToolboxError } from '../errors.js';
 import { printJson, spinner, type CommandContext } from '../output/context.js';
 import { Runtime } from '../runtime/runtime.js';
 import { collectToolArgs, splitRunArgv } from '../runtime/run-argv.js';
@@ -13,7 +13,7 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
   // `toolbox run --help` (no tool id): run's own usage; `run <id> --help` is the tool's usage.
   if (id === '--help' || id === '-h') {
     const { RUN_HELP } = await import('../runtime/run-help.js');
-    ctx.io.stdout.write(RUN_HELP);
+    ctx.io.stdout.write(`${RUN_HELP}${exitCodeTable()}\n`); // the same exit-code table as every command's --help
     return 0;
   }
   const o = splitRunArgv((args[1] as string[] | undefined) ?? []);
