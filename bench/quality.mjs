@@ -112,3 +112,29 @@ export async function evalBaseline(s) {
 }
 
 export { sets };
+
+/**
+ * The multi-turn queries of a set (qid contains "multi_turn"; user turns joined by newlines):
+ * NDCG@10 when the turns are sent as one concatenated query, and when only the last turn is the
+ * query and the earlier ones are a `--session` (each recorded with its own first tool).
+ */
+export async function evalMultiTurn(s, params) {
+  const { queryMetrics, meanMetrics } = await dist('metrics.js');
+  const sel = await setSelector(s, params);
+  const concat = [];
+  const session = [];
+  for (const c of s.cases.filter((x) => /multi_turn/.test(x.qid ?? ''))) {
+    const turns = c.query.split('\n').filter((t) => t.trim());
+    const ids = async (q, sess) => (await sel.rank(q, { top: 10, params, session: sess })).results.map((r) => r.id);
+    concat.push(queryMetrics(await ids(c.query), c.relevant));
+    const events = [];
+    for (const t of turns.slice(0, -1)) {
+      const first = (await ids(t, events.length ? { id: 'bench', events: [...events] } : undefined)).slice(0, 1);
+      events.push({ at: '', kind: 'selected', query: t, tools: first });
+    }
+    session.push(
+      queryMetrics(await ids(turns.at(-1), events.length ? { id: 'bench', events } : undefined), c.relevant),
+    );
+  }
+  return { n: concat.length, concat: meanMetrics(concat), session: meanMetrics(session) };
+}

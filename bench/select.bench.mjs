@@ -2,10 +2,12 @@
 // on 100 / 1,000 / 10,000 tools (cold and warm) against `toolbox --version`, and the token saving
 // against full binding. Sets come from ../shared/bench (converted by bench/convert-sets.mjs).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, REPO, median, table, timeCommand } from './lib.mjs';
 import { convert, DATA, sets } from './convert-sets.mjs';
+import { evalBaseline, evalMultiTurn, evalToolbox, loadSet } from './quality.mjs';
+import { BEFORE, loso, printLoso } from './loso.mjs';
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS; // ~90 ms per process here; would hide the ratios
@@ -19,67 +21,56 @@ function toolbox(args, cwd) {
 const f3 = (x) => x.toFixed(3);
 const delta = (a, b) => `${a >= b ? '+' : ''}${(a - b).toFixed(3)}`;
 
-/** Each query evaluated as the second turn of a session whose first turn was the previous (unrelated) query. */
-async function sessionCarryOver(dir, cases) {
-  const { resolveProject } = await import(join(REPO, 'dist', 'config.js'));
-  const { openSelector } = await import(join(REPO, 'dist', 'select', 'index.js'));
-  const { queryMetrics, meanMetrics } = await import(join(REPO, 'dist', 'select', 'metrics.js'));
-  const sel = await openSelector(resolveProject({ cwd: dir, registry: 'tool_registry' }));
-  const per = [];
-  let prev;
-  for (const c of cases) {
-    const session = prev
-      ? { id: 'bench', events: [{ at: '', kind: 'selected', query: prev.query, tools: prev.top }] }
-      : undefined;
-    const { results } = await sel.rank(c.query, { top: 10, session });
-    per.push(
-      queryMetrics(
-        results.map((r) => r.id),
-        c.relevant,
-      ),
-    );
-    prev = { query: c.query, top: (await sel.rank(c.query, { top: 1 })).results.map((r) => r.id) };
-  }
-  return meanMetrics(per);
-}
-
+/**
+ * Per set: BM25 ndp+split (the in-process replica of bm25_baseline.py) vs toolbox (NDCG@10, R@5,
+ * R@1), and toolbox before issue 10; then the leave-one-set-out choice of the constants (quick:
+ * five candidates; `node bench/loso.mjs` runs all), and multi-turn: acebench_en's multi-turn
+ * queries as one concatenated query vs the last turn with the earlier ones as a session.
+ */
 async function quality() {
   const rows = [];
   for (const set of sets()) {
-    const dir = join(DATA, set);
-    const base = toolbox(
-      ['eval', 'cases.jsonl', '--registry', 'tool_registry', '--ranker', 'bm25-baseline', '--json'],
-      dir,
-    ).metrics;
-    const ours = toolbox(['eval', 'cases.jsonl', '--registry', 'tool_registry', '--json'], dir).metrics;
-    const cases = readFileSync(join(dir, 'cases.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-    const sess = await sessionCarryOver(dir, cases);
-    const row = (name, m) => [
-      set,
-      name,
-      f3(m['r@1']),
-      f3(m['r@5']),
-      f3(m['r@10']),
-      f3(m['p@1']),
-      f3(m['ndcg@10']),
-      f3(m.mrr),
-    ];
-    rows.push(row('ndp+split (bm25_baseline.py)', base));
-    rows.push([...row('toolbox', ours), delta(ours['ndcg@10'], base['ndcg@10']), delta(ours['r@5'], base['r@5'])]);
+    const s = await loadSet(set);
+    const base = await evalBaseline(s);
+    const ours = await evalToolbox(s);
+    const before = BEFORE[set];
     rows.push([
-      ...row('toolbox, as 2nd turn after the previous query (--session)', sess),
-      delta(sess['ndcg@10'], ours['ndcg@10']),
-      delta(sess['r@5'], ours['r@5']),
+      set,
+      f3(base['ndcg@10']),
+      f3(ours['ndcg@10']),
+      delta(ours['ndcg@10'], base['ndcg@10']),
+      f3(base['r@5']),
+      f3(ours['r@5']),
+      f3(base['r@1']),
+      f3(ours['r@1']),
+      before === undefined ? '' : f3(before),
+      before === undefined ? '' : delta(ours['ndcg@10'], before),
     ]);
   }
   table(
-    ['set', 'ranker', 'R@1', 'R@5', 'R@10', 'P@1', 'NDCG@10', 'MRR', 'Δ NDCG@10', 'Δ R@5'],
-    rows.map((r) => r.concat(Array(10 - r.length).fill(''))),
+    [
+      'set',
+      'BM25 NDCG@10',
+      'toolbox NDCG@10',
+      'Δ',
+      'BM25 R@5',
+      'toolbox R@5',
+      'BM25 R@1',
+      'toolbox R@1',
+      'toolbox before #10',
+      'Δ vs before',
+    ],
+    rows,
   );
-  console.log('\nΔ of toolbox is against the baseline; Δ of the session row is against toolbox without a session.\n');
+  console.log(
+    '\nBM25 = ndp+split (bm25_baseline.py replica); "before #10" = NDCG@10 of the ranking before issue 10.\n',
+  );
+  printLoso(await loso({ quick: true }), (x) => process.stdout.write(x));
+  const mt = await evalMultiTurn(await loadSet('acebench_en'));
+  console.log(
+    `
+acebench_en multi-turn queries (${mt.n}): all turns as one query NDCG@10 ${f3(mt.concat['ndcg@10'])} R@5 ${f3(mt.concat['r@5'])}; last turn with --session ${f3(mt.session['ndcg@10'])} R@5 ${f3(mt.session['r@5'])}\n`,
+  );
 }
 
 const QUERIES = [
@@ -103,6 +94,17 @@ function timeCold(cwd, args, n) {
 function latencyAndTokens() {
   const version = timeCommand(process.execPath, [BIN, '--version'], { env, n: 10 });
   const rows = [['toolbox --version', '', version.toFixed(0), '1.00', '', '', '']];
+  // The shipped registry (copied, so that its index is written under bench/.data): an English query
+  // never opens the Chinese glossary; a Chinese one does (binary search in data/cedict-zh-en.tsv).
+  const shipped = join(DATA, 'shipped');
+  rmSync(shipped, { recursive: true, force: true });
+  cpSync(join(REPO, 'tool_registry'), join(shipped, 'tool_registry'), { recursive: true });
+  for (const q of ['will it rain in Beijing tomorrow', '查询北京今天天气']) {
+    const args = ['select', q, '--registry', 'tool_registry', '--json'];
+    toolbox(args, shipped); // build the index
+    const warm = timeCommand(process.execPath, [BIN, ...args], { cwd: shipped, env, n: 10 });
+    rows.push([`toolbox select "${q}" (shipped, 18 tools)`, 'warm', warm.toFixed(0), (warm / version).toFixed(2)]);
+  }
   const tokRows = [];
   for (const [n, coldRuns] of [
     [100, 3],

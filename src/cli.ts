@@ -146,20 +146,34 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .option('--role <role>', 'select only tools this role may use')
     .addOption(
       new Option('--format <format>', 'print the selected tools as definitions')
-        .choices(['human', 'json', 'openai', 'anthropic', 'mcp'])
+        .choices(['human', 'json', 'openai', 'anthropic', 'mcp', 'tool-reference', 'tool-search-output'])
         .default('human'),
     )
+    .option('--call-id <id>', 'tool_use_id / call_id for --format tool-reference / tool-search-output')
     .action(lazy('select', 'selectCommand'));
 
   program
     .command('eval')
-    .argument('<cases>', 'JSONL file: {"query", "relevant": [ids]} per line')
-    .description('measure selection quality: R@1, R@5, R@10, P@1, NDCG@10, MRR')
+    .argument('[cases]', 'JSONL file of labelled queries: {"query", "relevant": [ids]} per line')
+    .description(
+      "measure selection quality (R@1, R@5, R@10, P@1, NDCG@10, MRR) on labelled queries and the contracts' examples",
+    )
     .option('-k, --top <n>', 'ranking depth', '10')
     .option('--user <user>', 'evaluate as this user (tools they may not use are never selected)')
     .option('--role <role>', 'evaluate as this role')
+    .option('--no-examples', "do not count the contracts' routing examples as labelled queries")
+    .option(
+      '--compare <ref>',
+      'a git ref, or a result saved with --json: list every query whose first tool or R@5 changed',
+    )
+    .option('--fail-on-regression', 'with --compare: exit 1 when a query got worse')
+    .option(
+      '--min <metric=x>',
+      'exit 1 when a metric is below x, e.g. ndcg@10=0.8 (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .addOption(
-      new Option('--ranker <name>', 'toolbox, or an exact replica of shared/bench/bm25_baseline.py (ndp+split)')
+      new Option('--ranker <name>', 'toolbox, or bm25-baseline (plain BM25 over names, descriptions and parameters)')
         .choices(['toolbox', 'bm25-baseline'])
         .default('toolbox'),
     )

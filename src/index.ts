@@ -35,5 +35,12 @@ export {
   type AnthropicToolDefinition,
   type McpToolList,
 } from './select/definitions.js';
+export {
+  toolReferenceResult,
+  toolSearchOutput,
+  deferredAnthropicTools,
+  type AnthropicToolReferenceResult,
+  type OpenAIToolSearchOutput,
+} from './select/deferral.js';
 export type { McpToolDefinition } from './contract/mcp-tool.js';
 export { validateProject } from './lint/validate.js';

@@ -1,14 +1,22 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveProject } from '../config.js';
 import { usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { renderTable } from '../output/table.js';
-import { evaluate, readCases, RANKERS, type Ranker } from '../select/evaluate.js';
+import type { QueryChange } from '../select/compare.js';
+import { evaluate, readCases, RANKERS, type EvalCase, type EvalReport, type Ranker } from '../select/evaluate.js';
+import { evaluateAgainst, failedThresholds, parseThreshold } from '../select/gate.js';
 import { parseTop } from './select.js';
 
-const SHOW_MISSES = 20;
+const SHOW = 20;
 
-/** `toolbox eval <cases.jsonl>`: R@1, R@5, R@10, P@1, NDCG@10, MRR of the selector, and the misses. */
+/**
+ * `toolbox eval [cases.jsonl]`: R@1, R@5, R@10, P@1, NDCG@10, MRR of the selector over the labelled
+ * queries (the cases file and the contracts' routing examples), the misses, and as a gate:
+ * `--compare <ref|saved.json>` lists every query whose first tool or R@5 changed, `--fail-on-regression`
+ * and `--min metric=x` exit 1.
+ */
 export async function evalCommand(
   ctx: CommandContext,
   args: unknown[],
@@ -18,8 +26,12 @@ export async function evalCommand(
   if (!RANKERS.includes(ranker))
     throw usageError('invalid_ranker', `unknown ranker '${ranker}'`, `Use one of: ${RANKERS.join(', ')}.`);
   const top = parseTop(opts.top ?? 10);
-  const file = resolve(ctx.io.cwd, String(args[0]));
-  const cases = readCases(file);
+  const thresholds = ((opts.min as string[] | undefined) ?? []).map(parseThreshold);
+  const file = args[0] === undefined ? undefined : resolve(ctx.io.cwd, String(args[0]));
+  const cases: EvalCase[] = file ? readCases(file) : [];
+  const examples = opts.examples !== false;
+  if (!file && !examples)
+    throw usageError('no_cases', 'nothing to evaluate: no cases file and --no-examples', 'Pass a cases file.');
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
   if (opts.user && opts.role)
     throw usageError('conflicting_options', '--user and --role are mutually exclusive', 'Pass one of them.');
@@ -27,23 +39,55 @@ export async function evalCommand(
     opts.user || opts.role
       ? { user: opts.user as string | undefined, role: opts.role as string | undefined }
       : undefined;
-  const report = await evaluate(project, cases, { top, ranker, env: ctx.io.env, caller });
+  const common = { top, env: ctx.io.env, caller, examples };
+  let report: EvalReport;
+  let changes: QueryChange[] | undefined;
+  let base: { label: string; metrics?: EvalReport['metrics'] } | undefined;
+  if (opts.compare !== undefined) {
+    if (ranker !== 'toolbox') throw usageError('conflicting_options', '--compare needs the toolbox ranker');
+    const against = String(opts.compare);
+    const saved = resolve(ctx.io.cwd, against);
+    ({ report, changes, base } = await evaluateAgainst(project, cases, existsSync(saved) ? saved : against, common));
+    base = { ...base, label: against };
+  } else report = await evaluate(project, cases, { ...common, ranker });
+  if (!report.queries)
+    throw usageError(
+      'no_cases',
+      'nothing to evaluate: no cases file and no contract has examples',
+      'Pass a cases file.',
+    );
   if (report.unknown.length) {
     ctx.io.stderr.write(
       `warning: ${report.unknown.length} relevant id(s) are not tools of the registry: ${report.unknown.slice(0, 5).join(', ')}${report.unknown.length > 5 ? ', …' : ''}\n`,
     );
   }
+  const failed = failedThresholds(report.metrics, thresholds);
+  const worse = changes?.filter((c) => c.verdict === 'worse') ?? [];
+  const code = failed.length || (opts.failOnRegression && worse.length) ? 1 : 0;
   if (ctx.opts.json) {
+    const { metrics, queries, misses, unknown, results, tools } = report;
     printJson(ctx, {
-      metrics: report.metrics,
-      queries: report.queries,
-      misses: report.misses,
-      ranker: report.ranker,
+      metrics,
+      queries,
+      misses,
+      ranker,
       top,
-      unknown: report.unknown,
+      unknown,
+      ...(changes ? { compare: { against: base!.label, metrics: base!.metrics, changes } } : {}),
+      ...(thresholds.length ? { thresholds: { failed } } : {}),
+      results,
+      tools,
     });
-    return 0;
+    return code;
   }
+  printReport(ctx, report, top, file);
+  if (changes) printChanges(ctx, changes, base!);
+  for (const f of failed)
+    ctx.io.stdout.write(`${ctx.style.red('below threshold:')} ${f.metric} ${f.got.toFixed(3)} < ${f.min}\n`);
+  return code;
+}
+
+function printReport(ctx: CommandContext, report: EvalReport, top: number, file: string | undefined): void {
   const s = ctx.style;
   const m = report.metrics;
   ctx.io.stdout.write(
@@ -57,15 +101,33 @@ export async function evalCommand(
       { align: ['r', 'r', 'r', 'r', 'r', 'r', 'r'], header: s.dim },
     ),
   );
-  if (!report.misses.length) return 0;
+  if (!report.misses.length) return;
   ctx.io.stdout.write(`\n${report.misses.length} of ${report.queries} queries missed (first tool not relevant):\n`);
-  for (const miss of report.misses.slice(0, SHOW_MISSES)) {
+  for (const miss of report.misses.slice(0, SHOW)) {
     const where = miss.rank ? `relevant at #${miss.rank}` : `relevant not in the top ${top}`;
+    const at = miss.line ? `${file}:${miss.line}` : 'example';
     ctx.io.stdout.write(
-      `  ${s.dim(`${file}:${miss.line}`)} "${miss.query}"\n    want ${miss.relevant.join(', ')} (${where}); got ${miss.got.join(', ') || 'nothing'}\n`,
+      `  ${s.dim(at)} "${miss.query}"\n    want ${miss.relevant.join(', ')} (${where}); got ${miss.got.join(', ') || 'nothing'}\n`,
     );
   }
-  if (report.misses.length > SHOW_MISSES)
-    ctx.io.stdout.write(s.dim(`  … and ${report.misses.length - SHOW_MISSES} more (--json lists all)\n`));
-  return 0;
+  if (report.misses.length > SHOW)
+    ctx.io.stdout.write(s.dim(`  … and ${report.misses.length - SHOW} more (--json lists all)\n`));
+}
+
+function printChanges(ctx: CommandContext, changes: QueryChange[], base: { label: string }): void {
+  const s = ctx.style;
+  if (!changes.length) {
+    ctx.io.stdout.write(`\nno query changed its first tool or R@5 against ${base.label}\n`);
+    return;
+  }
+  const n = (v: QueryChange['verdict']) => changes.filter((c) => c.verdict === v).length;
+  ctx.io.stdout.write(
+    `\n${changes.length} queries changed against ${base.label}: ${n('worse')} worse, ${n('better')} better, ${n('moved')} moved\n`,
+  );
+  for (const c of changes) {
+    const tag = c.verdict === 'worse' ? s.red('worse') : c.verdict === 'better' ? s.green('better') : 'moved';
+    ctx.io.stdout.write(
+      `  ${tag} "${c.query}"${c.source === 'example' ? s.dim(' (example)') : ''}: first ${c.before.top1 ?? 'nothing'} → ${c.after.top1 ?? 'nothing'}, R@5 ${c.before.r5.toFixed(2)} → ${c.after.r5.toFixed(2)}\n    ${c.causes.length ? `because ${c.causes.join('; ')}` : 'no contract among these tools changed (collection statistics or the ranker did)'}\n`,
+    );
+  }
 }

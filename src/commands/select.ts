@@ -6,6 +6,7 @@ import { renderTable } from '../output/table.js';
 import { selectTools, type Selection } from '../select/index.js';
 import { surfaceWords } from '../select/tokenize.js';
 import { DEFINITION_FORMATS, toDefinitions, type DefinitionFormat } from '../select/definitions.js';
+import { toolReferenceResult, toolSearchOutput } from '../select/deferral.js';
 
 /** Parse --top: a positive integer. */
 export function parseTop(v: unknown, flag = '--top'): number {
@@ -51,7 +52,24 @@ export async function selectCommand(
   });
   for (const w of sel.warnings) ctx.io.stderr.write(`${ctx.style.yellow('warning:')} ${w}\n`);
   const format = opts.format as string;
-  if ((DEFINITION_FORMATS as readonly string[]).includes(format)) {
+  const callId = (opts.callId as string | undefined) ?? '';
+  if (format === 'tool-reference')
+    printJson(
+      ctx,
+      toolReferenceResult(
+        sel.results.map((r) => r.id),
+        callId,
+      ),
+    );
+  else if (format === 'tool-search-output')
+    printJson(
+      ctx,
+      toolSearchOutput(
+        sel.results.map((r) => r.entry.contract),
+        callId,
+      ),
+    );
+  else if ((DEFINITION_FORMATS as readonly string[]).includes(format)) {
     printJson(
       ctx,
       toDefinitions(

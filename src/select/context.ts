@@ -48,8 +48,8 @@ export function isFollowUp(text: string): boolean {
   return words.size <= FOLLOW_UP_WORDS;
 }
 
-export function contextQuery(text: string, session?: Session): ContextQuery {
-  const query = parseQuery(text);
+export function contextQuery(text: string, session?: Session, derived?: number): ContextQuery {
+  const query = parseQuery(text, 1, undefined, derived);
   const own = new Set(query.keys());
   const fromSession = new Set<string>();
   const prior = new Map<string, number>();
@@ -65,7 +65,7 @@ export function contextQuery(text: string, session?: Session): ContextQuery {
       if (e.query === text && turn === 0) continue; // the same query again adds nothing
       turn++;
       history.push(e.query);
-      if (follow) parseQuery(e.query, HISTORY_WEIGHT, query);
+      if (follow) parseQuery(e.query, HISTORY_WEIGHT, query, derived);
       else addContext(query, e.query, HISTORY_WEIGHT);
     }
     const used = e.kind === 'run' ? e.tools : e.tools.slice(0, 1);

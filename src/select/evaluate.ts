@@ -3,15 +3,21 @@ import type { Project } from '../config.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { loadRegistry } from '../registry/registry.js';
 import type { Caller } from '../policy/permissions.js';
+import type { ToolContract } from '../contract/types.js';
+import { toolPrints, type EvalQuery, type ToolPrints } from './compare.js';
+export type { EvalQuery } from './compare.js';
 import { BaselineRanker } from './baseline.js';
 import { meanMetrics, queryMetrics, type Metrics } from './metrics.js';
 import { openSelector } from './index.js';
 
-/** One labelled query of a cases file, with the line it came from. */
+/** One labelled query: a line of a cases file, or a contract's routing example. */
 export interface EvalCase {
   query: string;
   relevant: string[];
+  /** Line in the cases file (0 for an example). */
   line: number;
+  /** Where it came from (default: the cases file). */
+  source?: 'cases' | 'example';
 }
 
 /** A query whose first-ranked tool is not relevant. */
@@ -33,6 +39,25 @@ export interface EvalReport {
   ranker: Ranker;
   /** Relevant ids that are not tools of the registry (probably typos in the cases file). */
   unknown: string[];
+  /** Every query with its ranking (what `eval --compare` compares). */
+  results: EvalQuery[];
+  /** Fingerprints of the registry's contracts (to name the contract change behind a changed query). */
+  tools: ToolPrints;
+}
+
+/** Every contract's routing examples as labelled queries (each example wants its own tool). */
+export function exampleCases(contracts: readonly ToolContract[]): EvalCase[] {
+  return contracts.flatMap((c) =>
+    (Array.isArray(c.examples) ? c.examples : [])
+      .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+      .map((query) => ({ query, relevant: [c.id], line: 0, source: 'example' as const })),
+  );
+}
+
+/** The contracts of a project's registry (from the selection index: no YAML parsed when it is warm). */
+export async function registryContracts(project: Project): Promise<ToolContract[]> {
+  const sel = await openSelector(project);
+  return sel.index.tools.map((_, i) => sel.index.contract(i));
 }
 
 export const RANKERS = ['toolbox', 'bm25-baseline'] as const;
@@ -92,29 +117,38 @@ export function readCases(file: string): EvalCase[] {
 export async function evaluate(
   project: Project,
   cases: EvalCase[],
-  opts: { top?: number; ranker?: Ranker; env?: NodeJS.ProcessEnv; caller?: Caller } = {},
+  opts: { top?: number; ranker?: Ranker; env?: NodeJS.ProcessEnv; caller?: Caller; examples?: boolean } = {},
 ): Promise<EvalReport> {
   const top = opts.top ?? 10;
   const ranker = opts.ranker ?? 'toolbox';
   let rank: (q: string) => Promise<string[]>;
   let ids: Set<string>;
+  let contracts: ToolContract[];
   if (ranker === 'bm25-baseline') {
     const reg = loadRegistry(project);
-    const contracts = reg.entries.map((e) => e.contract);
+    contracts = reg.entries.map((e) => e.contract);
     const bm = new BaselineRanker(contracts);
     ids = new Set(reg.byId.keys());
     rank = async (q) => bm.rank(q, top).map((i) => contracts[i]!.id);
   } else {
     const sel = await openSelector(project);
     ids = new Set(sel.index.tools.map((t) => t.id));
-    rank = async (q) => (await sel.rank(q, { top, env: opts.env, caller: opts.caller })).results.map((r) => r.id);
+    contracts = sel.index.tools.map((_, i) => sel.index.contract(i));
+    // Pinned tools (select.always) are offered, not ranked: they are not part of what is measured.
+    rank = async (q) =>
+      (await sel.rank(q, { top, env: opts.env, caller: opts.caller })).results
+        .filter((r) => r.reason !== 'pinned')
+        .map((r) => r.id);
   }
+  if (opts.examples) cases = [...cases, ...exampleCases(contracts)];
+  const results: EvalQuery[] = [];
   const per: Metrics[] = [];
   const misses: EvalMiss[] = [];
   const unknown = new Set<string>();
   for (const c of cases) {
     for (const id of c.relevant) if (!ids.has(id)) unknown.add(id);
     const ranked = await rank(c.query);
+    results.push({ line: c.line, query: c.query, relevant: c.relevant, ranked, source: c.source ?? 'cases' });
     per.push(queryMetrics(ranked, c.relevant));
     if (!(ranked.length && c.relevant.includes(ranked[0]!))) {
       const r = ranked.findIndex((id) => c.relevant.includes(id));
@@ -127,5 +161,13 @@ export async function evaluate(
       });
     }
   }
-  return { metrics: meanMetrics(per), queries: cases.length, misses, ranker, unknown: [...unknown] };
+  return {
+    metrics: meanMetrics(per),
+    queries: cases.length,
+    misses,
+    ranker,
+    unknown: [...unknown],
+    results,
+    tools: toolPrints(contracts),
+  };
 }

@@ -4,8 +4,10 @@ import { terms } from './tokenize.js';
 /**
  * The searchable fields of a contract, in index order. Every piece of text a contract has lands
  * in exactly one of them, so that a match can be explained by field and weighted by field.
+ * `translated` is derived, not written: the English rendering of the contract's Chinese name,
+ * description and (at half weight) parameter text (see translate.ts and docStats).
  */
-export const FIELDS = ['name', 'description', 'parameters', 'enums', 'tags', 'examples'] as const;
+export const FIELDS = ['name', 'description', 'parameters', 'enums', 'tags', 'examples', 'translated'] as const;
 export type Field = (typeof FIELDS)[number];
 
 const MAX_DEPTH = 12;
@@ -54,7 +56,7 @@ function nameText(c: ToolContract): string {
   return terms(c.name).join(' ') === terms(c.id).join(' ') ? c.id : `${c.id} ${c.name}`;
 }
 
-/** The text of each field of a contract (same order as FIELDS). */
+/** The text of each written field of a contract (FIELDS order, without `translated`). */
 export function fieldTexts(c: ToolContract): string[] {
   const params: string[] = [];
   const enums: string[] = [];

@@ -115,8 +115,9 @@ export class Selector {
     const warnings: string[] = [];
     const explicit = explicitIds(query);
     if (explicit) return { results: this.named(explicit, allow, warnings), warnings, history: [] };
-    const ctx = contextQuery(query, opts.session);
-    const lexical = scoreAll(this.index.lex, ctx.query, opts.params ?? RANK);
+    const ctx = contextQuery(query, opts.session, (opts.params ?? RANK).derived);
+    const cover = new Float64Array(this.index.tools.length);
+    const lexical = scoreAll(this.index.lex, ctx.query, opts.params ?? RANK, cover);
     if (ctx.prior.size) {
       this.index.tools.forEach((t, i) => {
         const p = ctx.prior.get(t.id);
@@ -124,7 +125,7 @@ export class Selector {
       });
     }
     // No padding: the list stops where the lexical scores fall off, before any reranking.
-    let order = cutOff(topK(lexical, Math.max(top, DENSE_DEPTH), allow), lexical, opts);
+    let order = cutOff(topK(lexical, Math.max(top, DENSE_DEPTH), allow), lexical, cover, opts);
     let final: ArrayLike<number> = lexical;
     let dense: Float64Array | undefined;
     const cfg = this.project.config.select?.embeddings as EmbeddingsConfig | undefined;

@@ -5,6 +5,7 @@
 import type { ToolContract } from '../contract/types.js';
 import { FIELDS, fieldTexts, type Field } from './fields.js';
 import { Kind, tokenize } from './tokenize.js';
+import { hasHan, TRANSLATED_FIELD_WEIGHT, TRANSLATED_QUERY_WEIGHT, translateZh } from './translate.js';
 
 /** The ranking model's constants (see RANK for the values and why). */
 export interface RankParams {
@@ -14,6 +15,8 @@ export interface RankParams {
   k1: number;
   /** Coordination exponent: each score is multiplied by (share of the query's weight the tool matched)^coord. */
   coord: number;
+  /** Query-side weight of a translated term (times 1/√(stems of its word)); the original word has 1. */
+  derived: number;
 }
 
 /**
@@ -42,9 +45,11 @@ export const RANK: RankParams = {
     enums: { w: 0.3, b: 0.5 },
     tags: { w: 0.5, b: 0.5 },
     examples: { w: 1, b: 0.75 },
+    translated: { w: TRANSLATED_FIELD_WEIGHT, b: 0.75 },
   },
   k1: 1.2,
   coord: 0,
+  derived: TRANSLATED_QUERY_WEIGHT,
 };
 /** @deprecated use RANK.fields */
 export const FIELD_PARAMS = RANK.fields;
@@ -54,7 +59,7 @@ export const K1 = RANK.k1;
  * Version of the document analysis (tokeniser, fields, translation): cached term statistics of
  * another version are recomputed. Bump it when docStats would give other results.
  */
-export const STATS_KEY = 5;
+export const STATS_KEY = 6;
 
 /** Query-side weight of each kind of term: a Chinese bigram or single character is weaker evidence than a word. */
 export const KIND_WEIGHT: Record<Kind, number> = { [Kind.Word]: 1, [Kind.Bigram]: 0.5, [Kind.Char]: 0.25 };
@@ -68,13 +73,22 @@ export interface DocStats {
 export function docStats(c: ToolContract): DocStats {
   const tf: Record<string, number>[] = [];
   const len: number[] = [];
-  for (const text of fieldTexts(c)) {
+  const texts = fieldTexts(c);
+  for (const text of texts) {
     const counts: Record<string, number> = Object.create(null);
     const toks = tokenize(text);
     for (const t of toks) counts[t.term] = (counts[t.term] ?? 0) + 1;
     tf.push(counts);
     len.push(toks.length);
   }
+  // The translated field: English stems of the Chinese in the name and description, and of the
+  // parameter text at half weight. Tools without Chinese never open the glossary.
+  const [name, description, params] = texts as [string, string, string];
+  const tr: Record<string, number> = Object.create(null);
+  if (hasHan(name) || hasHan(description)) translateZh(`${name}\n${description}`, 1, tr);
+  if (hasHan(params)) translateZh(params, 0.5, tr);
+  tf.push(tr);
+  len.push(Object.values(tr).reduce((a, b) => a + b, 0));
   return { tf, len };
 }
 

@@ -4,6 +4,7 @@
 import type { DocStats, LexicalIndex } from './model.js';
 import { docTermWeight, idf, KIND_WEIGHT, RANK, type RankParams } from './model.js';
 import { tokenize } from './tokenize.js';
+import { glossStems, hasHan, segment } from './translate.js';
 
 /** Weighted query terms: term -> weight. */
 export class Query extends Map<string, number> {
@@ -20,11 +21,25 @@ export class Query extends Map<string, number> {
   }
 }
 
-/** Query terms of `text`, each kind weighted (KIND_WEIGHT) and scaled by `weight`; merged into `into` by max. */
-export function parseQuery(text: string, weight = 1, into: Query = new Query()): Query {
+/**
+ * Query terms of `text`, each kind weighted (KIND_WEIGHT) and scaled by `weight`; merged into
+ * `into` by max. Chinese words also bring their English gloss stems as derived terms, each at
+ * `derived` × weight / √(stems of the word), standing in for the word they came from.
+ */
+export function parseQuery(text: string, weight = 1, into: Query = new Query(), derived = RANK.derived): Query {
   for (const t of tokenize(text, { query: true })) {
     const w = KIND_WEIGHT[t.kind] * weight;
     if ((into.get(t.term) ?? 0) < w) into.set(t.term, w);
+  }
+  if (derived > 0 && hasHan(text)) {
+    for (const run of text.normalize('NFKC').match(/\p{sc=Han}+/gu) ?? []) {
+      for (const word of segment(run)) {
+        if (!into.has(word) || into.context.has(word)) continue; // a stop word, or only context
+        const stems = glossStems(word);
+        const w = (derived * weight) / Math.sqrt(stems.length || 1);
+        for (const s of stems) into.derive(s, w, word);
+      }
+    }
   }
   return into;
 }
@@ -56,10 +71,15 @@ function groups(q: Query): { weight: number; terms: string[] }[] {
  * Lexical scores of every tool for the query (0 = no match). A tool scores only when it matches
  * one of the query's own terms (or a translation of one); its BM25F score is then multiplied by
  * (share of the query's own weight it matched)^coord, so that covering more of the request wins.
+ * `cover` receives, per tool, the query's own weight it matched.
  */
-export function scoreAll(ix: LexicalIndex, q: Query, p: RankParams = RANK): Float64Array {
+export function scoreAll(
+  ix: LexicalIndex,
+  q: Query,
+  p: RankParams = RANK,
+  cover = new Float64Array(ix.n),
+): Float64Array {
   const scores = new Float64Array(ix.n);
-  const cover = new Float64Array(ix.n);
   const stamp = new Int32Array(ix.n);
   const add = (t: string, onMatch?: (doc: number) => void) => {
     const e = ix.terms.get(t);

@@ -4,26 +4,33 @@
 /**
  * Where a result list stops. `relative`: a tool scoring under this share of the first tool's score
  * is padding (it matched a fraction of what the first one did, typically one weak word).
- * `floor`: an absolute minimum, about what a single Chinese character or a very common word earns
- * on its own; below it a match is noise whatever the top score. Chosen on the eight bench sets
- * (bench/loso.mjs) as the largest round values that cost no set more than 0.002 NDCG@10.
+ * `minCover`: the least query weight a tool must match, whatever the top score: 0.5 is one Chinese
+ * bigram, so a tool that matched only single characters (查 of 查询) is noise. (A floor in score
+ * units would depend on the registry's size: in a registry of two tools every idf is tiny.) On
+ * the eight bench sets the cut-off costs at most 0.001 NDCG@10 (bench/quality.mjs, cut: false).
  */
-export const CUTOFF = { relative: 0.2, floor: 0.5 };
+export const CUTOFF = { relative: 0.2, minCover: 0.5 };
 
 /** Options that change where the list stops. */
 export interface CutOptions {
-  /** Absolute minimum score (`--min-score`); the default floor applies when it is lower. */
+  /** Absolute minimum score (`--min-score`). */
   minScore?: number;
   /** false: no cut-off at all (a plain ranking, as `eval --no-cutoff` measures). */
   cutoff?: boolean;
 }
 
-/** The candidates (best first) that survive the cut-off. */
-export function cutOff(order: number[], scores: ArrayLike<number>, opts: CutOptions = {}): number[] {
-  if (opts.cutoff === false || !order.length) return order;
-  const floor = Math.max(CUTOFF.floor, opts.minScore ?? 0);
-  const min = Math.max(floor, CUTOFF.relative * scores[order[0]!]!);
-  return order.filter((d) => scores[d]! >= min);
+/** The candidates (best first) that survive the cut-off; `cover`: query weight each tool matched. */
+export function cutOff(
+  order: number[],
+  scores: ArrayLike<number>,
+  cover: ArrayLike<number>,
+  opts: CutOptions = {},
+): number[] {
+  if (opts.cutoff === false) return order;
+  const kept = order.filter((d) => cover[d]! >= CUTOFF.minCover);
+  if (!kept.length) return kept;
+  const min = Math.max(opts.minScore ?? 0, CUTOFF.relative * scores[kept[0]!]!);
+  return kept.filter((d) => scores[d]! >= min);
 }
 
 const norm = (s: string) =>

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cli } from '../helpers.js';
 import { fixtureProject } from '../select/fixture.js';
+import { tmpdir } from 'node:os';
+
+const REPO_TMP = () => tmpdir();
 
 let fx: ReturnType<typeof fixtureProject>;
 afterEach(() => fx?.cleanup());
@@ -18,7 +24,7 @@ const CASES =
 describe('toolbox eval', () => {
   it('reports the metrics and lists the misses with what came first', async () => {
     fx = fixtureProject({ 'cases.jsonl': CASES });
-    const r = await cli(['eval', 'cases.jsonl', '--json'], { cwd: fx.dir });
+    const r = await cli(['eval', 'cases.jsonl', '--json', '--no-examples'], { cwd: fx.dir });
     expect(r.code).toBe(0);
     expect(r.json.queries).toBe(4);
     const m = r.json.metrics;
@@ -61,5 +67,101 @@ describe('toolbox eval', () => {
     expect(r.stderr).toMatch(/query_wether/);
     expect((await cli(['eval', 'cases.jsonl', '--ranker', 'magic'], { cwd: fx.dir })).code).toBe(2);
     expect((await cli(['eval', 'missing.jsonl', '--json'], { cwd: fx.dir })).code).toBe(2);
+  });
+});
+
+describe('toolbox eval as a gate', () => {
+  const edit = (dir: string) => {
+    const f = join(dir, 'tool_registry', 'stock_price.yaml');
+    writeFileSync(
+      f,
+      readFileSync(f, 'utf8').replace(
+        'Look up the latest share price of a listed company by its ticker symbol.',
+        'Share price by ticker symbol.',
+      ),
+    );
+  };
+
+  it('counts the routing examples as labelled queries, and needs no cases file', async () => {
+    fx = fixtureProject();
+    const r = await cli(['eval', '--json'], { cwd: fx.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.queries).toBe(4); // two examples each in query_weather and send_email
+    expect(r.json.results.every((q: { source: string }) => q.source === 'example')).toBe(true);
+    expect((await cli(['eval', '--no-examples'], { cwd: fx.dir })).code).toBe(2);
+  });
+
+  it('lists the queries an edit changed, with the contract change, against a saved result', async () => {
+    fx = fixtureProject({
+      'cases.jsonl': CASES + '{"query": "latest quote of a listed company", "relevant": ["stock_price"]}\n',
+    });
+    const saved = await cli(['eval', 'cases.jsonl', '--json'], { cwd: fx.dir });
+    fx.write('before.json', saved.stdout);
+    const same = await cli(['eval', 'cases.jsonl', '--compare', 'before.json', '--fail-on-regression'], {
+      cwd: fx.dir,
+    });
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/no query changed/);
+    edit(fx.dir);
+    const r = await cli(['eval', 'cases.jsonl', '--compare', 'before.json', '--json'], { cwd: fx.dir });
+    expect(r.code).toBe(0);
+    const changes = r.json.compare.changes as { query: string; verdict: string; causes: string[] }[];
+    const latest = changes.find((c) => c.query === 'latest quote of a listed company')!;
+    expect(latest.verdict).toBe('worse');
+    expect(latest.causes).toEqual(['stock_price: description changed']);
+    expect(changes.every((c) => c.causes.length > 0)).toBe(true);
+    const gate = await cli(['eval', 'cases.jsonl', '--compare', 'before.json', '--fail-on-regression'], {
+      cwd: fx.dir,
+    });
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toMatch(/worse "latest quote of a listed company"/);
+    expect(gate.stdout).toMatch(/stock_price: description changed/);
+  });
+
+  it('compares against a git ref of the registry', async () => {
+    fx = fixtureProject({
+      'cases.jsonl': '{"query": "latest quote of a listed company", "relevant": ["stock_price"]}\n',
+    });
+    const git = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: fx.dir, stdio: 'pipe' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    edit(fx.dir);
+    const r = await cli(['eval', 'cases.jsonl', '--compare', 'HEAD', '--json', '--fail-on-regression'], {
+      cwd: fx.dir,
+    });
+    expect(r.code).toBe(1);
+    expect(r.json.compare.changes).toContainEqual(
+      expect.objectContaining({
+        query: 'latest quote of a listed company',
+        verdict: 'worse',
+        causes: ['stock_price: description changed'],
+      }),
+    );
+    const bad = await cli(['eval', 'cases.jsonl', '--compare', 'no-such-ref', '--json'], { cwd: fx.dir });
+    expect(bad.code).toBe(2);
+    expect(bad.errorJson.error.code).toBe('invalid_compare');
+  });
+
+  it('exits 1 below a --min threshold and 2 on a malformed one', async () => {
+    fx = fixtureProject({ 'cases.jsonl': CASES });
+    const ok = await cli(['eval', 'cases.jsonl', '--min', 'ndcg@10=0.5', '--json'], { cwd: fx.dir });
+    expect(ok.code).toBe(0);
+    const low = await cli(['eval', 'cases.jsonl', '--min', 'ndcg@10=0.5', '--min', 'r@1=0.99', '--json'], {
+      cwd: fx.dir,
+    });
+    expect(low.code).toBe(1);
+    expect(low.json.thresholds.failed).toEqual([{ metric: 'r@1', min: 0.99, got: expect.any(Number) }]);
+    const bad = await cli(['eval', 'cases.jsonl', '--min', 'ndcg=high', '--json'], { cwd: fx.dir });
+    expect(bad.code).toBe(2);
+    expect(bad.errorJson.error.code).toBe('invalid_threshold');
+  });
+
+  it('does not name files users do not have in its help', async () => {
+    const r = await cli(['eval', '--help'], { cwd: REPO_TMP() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/shared|bench|\.py/);
+    expect(r.stdout).toMatch(/--compare/);
   });
 });

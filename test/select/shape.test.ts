@@ -10,14 +10,16 @@ afterEach(() => fx?.cleanup());
 const ids = (s: { results: { id: string }[] }) => s.results.map((r) => r.id);
 
 describe('cut-off', () => {
-  it('keeps tools down to a share of the top score and above the floor', () => {
-    const scores = [10, 2.5, 1.9, 0.4, 0];
-    expect(CUTOFF).toEqual({ relative: 0.2, floor: 0.5 });
-    expect(cutOff([0, 1, 2, 3], scores)).toEqual([0, 1]);
-    expect(cutOff([3], scores)).toEqual([]); // under the floor even when first
-    expect(cutOff([0, 1, 2, 3], scores, { minScore: 2 })).toEqual([0, 1]);
-    expect(cutOff([0, 1, 2, 3], scores, { minScore: 3 })).toEqual([0]);
-    expect(cutOff([0, 1, 2, 3], scores, { cutoff: false })).toEqual([0, 1, 2, 3]);
+  it('keeps tools down to a share of the top score that matched at least a bigram of the query', () => {
+    const scores = [10, 2.5, 1.9, 0.4, 30];
+    const cover = [1, 1, 1, 1, 0.25];
+    expect(CUTOFF).toEqual({ relative: 0.2, minCover: 0.5 });
+    expect(cutOff([4, 0, 1, 2, 3], scores, cover)).toEqual([0, 1]); // 4 matched single characters only
+    expect(cutOff([3], scores, cover)).toEqual([3]);
+    expect(cutOff([4], scores, cover)).toEqual([]);
+    expect(cutOff([0, 1, 2, 3], scores, cover, { minScore: 2 })).toEqual([0, 1]);
+    expect(cutOff([0, 1, 2, 3], scores, cover, { minScore: 3 })).toEqual([0]);
+    expect(cutOff([4, 0, 1, 2, 3], scores, cover, { cutoff: false })).toEqual([4, 0, 1, 2, 3]);
   });
 });
 

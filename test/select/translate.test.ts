@@ -1,0 +1,49 @@
+// Chinese ↔ English matching from the shipped CC-CEDICT glossary (data/cedict-zh-en.tsv).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LEXICON_FILE, senses } from '../../src/select/lexicon.js';
+import { glossStems, segment, translateZh } from '../../src/select/translate.js';
+
+describe('the glossary', () => {
+  it('is sorted by UTF-8 bytes with one 1–2 character headword per line, so binary search finds every line', () => {
+    const lines = readFileSync(LEXICON_FILE, 'utf8').trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(50_000);
+    let prev = Buffer.alloc(0);
+    const bad: string[] = [];
+    for (const [i, line] of lines.entries()) {
+      const [head, rest] = line.split('\t') as [string, string];
+      const b = Buffer.from(head);
+      if (![1, 2].includes([...head].length) || Buffer.compare(prev, b) !== -1) bad.push(`${i + 1}: ${line}`);
+      prev = b;
+      // Every 97th line is looked up through the binary search.
+      if (i % 97 === 0 && senses(head).join('|') !== rest) bad.push(`lookup ${i + 1}: ${line}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('looks up common words, and nothing for unknown ones', () => {
+    expect(senses('天气')).toEqual(['weather']);
+    expect(senses('明天')).toEqual(['tomorrow']);
+    expect(senses('下雨')).toEqual(['rain']);
+    expect(senses('北京')[0]).toBe('beijing municipality');
+    expect(senses('汇率')).toEqual(['exchange rate']);
+    expect(senses('zz')).toEqual([]);
+    expect(senses('')).toEqual([]);
+  });
+
+  it('drops surnames, classifiers and particles', () => {
+    expect(senses('张').join('|')).not.toMatch(/surname|classifier/);
+    expect(senses('的').join('|')).not.toMatch(/particle/);
+  });
+});
+
+describe('translation', () => {
+  it('splits Chinese by longest match and renders it as English stems', () => {
+    expect(segment('北京明天下雨')).toEqual(['北京', '明天', '下雨']);
+    expect(glossStems('气温')).toEqual(['air', 'temperatur']);
+    const t = translateZh('查询北京天气');
+    expect(t.weather).toBe(1); // one sense, one stem: counts fully
+    expect(t.beij).toBeCloseTo(1 / Math.sqrt(2)); // beijing municipality
+    expect(translateZh('no chinese here')).toEqual({});
+  });
+});
