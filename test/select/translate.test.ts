@@ -47,3 +47,34 @@ describe('translation', () => {
     expect(translateZh('no chinese here')).toEqual({});
   });
 });
+
+describe('translation in ranking', () => {
+  it('adds English stems of Chinese query words as derived terms that stand in for the word', async () => {
+    const { parseQuery } = await import('../../src/select/query.js');
+    const q = parseQuery('天气');
+    expect(q.get('weather')).toBe(1); // one stem: 1 / √1, derived weight 1
+    expect(q.source.get('weather')).toBe('天气');
+    expect(parseQuery('天气', 1, undefined, 0).has('weather')).toBe(false);
+  });
+
+  it('matches Chinese queries to English tools and English queries to Chinese tools', async () => {
+    const { buildIndex, docStats } = await import('../../src/select/model.js');
+    const { parseQuery, scoreAll } = await import('../../src/select/query.js');
+    const tool = (id: string, description: string) =>
+      ({ id, name: id, description, schema: {}, loader: 'command', loader_config: { argv: ['true'] } }) as Parameters<
+        typeof docStats
+      >[0];
+    const tools = [
+      tool('rain_gauge', 'Reports rain in a city'),
+      tool('qi_wen', '查询城市气温'),
+      tool('other', 'Send mail'),
+    ];
+    const ix = buildIndex(tools.map(docStats));
+    const s1 = scoreAll(ix, parseQuery('明天会下雨吗'));
+    expect(s1[0]).toBeGreaterThan(0);
+    expect(s1[2]).toBe(0);
+    const s2 = scoreAll(ix, parseQuery('air temperature'));
+    expect(s2[1]).toBeGreaterThan(0);
+    expect([s2[0], s2[2]]).toEqual([0, 0]);
+  });
+});
