@@ -1,16 +1,10 @@
 import { Command, Option } from 'commander';
 import type { IO } from './io.js';
-import type { CommandContext } from './output/context.js';
 import { exitCodeTable } from './errors.js';
+import { dispatch } from './dispatch.js';
 import { packageVersion } from './util/version.js';
 
-/** The signature every command module's entry point has. Returns the exit code. */
-export type CommandFn = (
-  ctx: CommandContext,
-  args: unknown[],
-  opts: Record<string, unknown>,
-  cmd: Command,
-) => Promise<number>;
+export type { CommandFn } from './dispatch.js';
 
 const FORMATS_VALIDATE = ['human', 'json', 'github', 'sarif'];
 
@@ -45,18 +39,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     async (...all: unknown[]) => {
       const cmd = all[all.length - 1] as Command;
       const o = cmd.optsWithGlobals() as Record<string, unknown>;
-      // Imported here, not at the top: it loads chalk, which --help and --version never need.
-      const { makeContext } = await import('./output/context.js');
-      const ctx = makeContext(io, {
-        json: Boolean(o.json) || o.format === 'json',
-        verbose: Boolean(o.verbose),
-        color: o.color !== false,
-        registry: o.registry as string | undefined,
-        config: o.config as string | undefined,
-      });
-      // @vite-ignore: vitest must not rewrite this into a glob of ./commands/*.js (the sources are .ts).
-      const mod = (await import(/* @vite-ignore */ `./commands/${file}.js`)) as Record<string, CommandFn>;
-      setExit(await mod[fn]!(ctx, cmd.processedArgs as unknown[], o, cmd));
+      setExit(await dispatch(io, file, fn, cmd.processedArgs as unknown[], o, cmd));
     };
 
   program

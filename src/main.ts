@@ -1,6 +1,6 @@
 import { ExitCode, ExitError, InternalError, ToolboxError } from './errors.js';
 import { processIO, type IO } from './io.js';
-import { buildProgram } from './cli.js';
+import { fastCommand } from './fast-path.js';
 
 export const INTERNAL_ERROR_EXIT = ExitCode.internal;
 
@@ -46,6 +46,15 @@ export async function run(argv: string[], io: IO): Promise<number> {
   try {
     // Test hook (set only by the test suite): behave as if toolbox had a bug. It does nothing but throw.
     if (io.env.TOOLBOX_TEST_INTERNAL_ERROR === '1') throw new Error('TOOLBOX_TEST_INTERNAL_ERROR is set');
+    // select and run skip commander (see fast-path.ts); everything else goes through the tree.
+    const fast = fastCommand(argv);
+    if (fast) {
+      const { dispatch } = await import('./dispatch.js');
+      return await dispatch(io, fast.file, fast.fn, fast.args, fast.opts, {
+        getOptionValueSource: (k) => (fast.given.has(k) ? 'cli' : 'default'),
+      });
+    }
+    const { buildProgram } = await import('./cli.js');
     const program = buildProgram(
       io,
       (c) => {

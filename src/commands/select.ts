@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandInfo } from '../dispatch.js';
 import { resolveProject } from '../config.js';
 import { usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
@@ -21,7 +21,7 @@ export async function selectCommand(
   ctx: CommandContext,
   args: unknown[],
   opts: Record<string, unknown>,
-  cmd: Command,
+  cmd: CommandInfo,
 ): Promise<number> {
   const query = String(args[0] ?? '');
   if (!query.trim())

@@ -91,6 +91,6 @@ function exposedWarning(ctx: CommandContext, url: string, host: string, expose: 
     `with the permissions of the configured caller. DNS-rebinding protection (Host header check) is off for non-loopback hosts.`,
     `Prefer --host 127.0.0.1 (the default), or put the server behind a reverse proxy that authenticates clients (and TLS).`,
   ];
-  const paint = (s: string) => ctx.style.bold.red(s);
+  const paint = (s: string) => ctx.style.bold(ctx.style.red(s));
   ctx.io.stderr.write(`${lines.map((l) => paint(`toolbox serve: ${l}`)).join('\n')}\n`);
 }

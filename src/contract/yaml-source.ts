@@ -1,4 +1,10 @@
-import { LineCounter, isMap, isSeq, isScalar, isPair, parseDocument, type Node as YNode } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Node as YNode } from 'yaml';
+
+// yaml costs ~20 ms to load: loaded (synchronously, through its CommonJS build) on the first
+// YAML text to parse, so commands that read no YAML (warm select, run) never pay for it.
+let yamlLib: typeof import('yaml') | undefined;
+const yaml = () => (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 export type PathSeg = string | number;
 export interface Pos {
@@ -19,6 +25,7 @@ const MAX_ALIAS_COUNT = 100;
 
 /** Parse YAML text keeping line/column positions. Never throws for bad input. */
 export function parseYamlSource(text: string): YamlSource {
+  const { LineCounter, isMap, isSeq, isScalar, isPair, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
   const at = (offset: number): Pos => {

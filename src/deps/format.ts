@@ -2,7 +2,7 @@
  * Words and tables for dependency results. `depsMessage`/`depsHint` are shared by `toolbox deps`
  * and the check before `run`, so both say the same thing.
  */
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import { renderTable } from '../output/table.js';
 import { isProblem, type RequirementResult, type ToolDeps } from './types.js';
 
@@ -51,7 +51,7 @@ const STATUS: Record<RequirementResult['status'], string> = {
 };
 
 /** The human report of one tool: a heading, a table of its requirements, the fixes. */
-export function renderToolDeps(t: ToolDeps, style: ChalkInstance, width?: number): string {
+export function renderToolDeps(t: ToolDeps, style: Style, width?: number): string {
   const head = t.ok
     ? `${style.green('✓')} ${style.bold(t.id)}`
     : `${style.red('✗')} ${style.bold(t.id)}: ${depsMessage(t).replace(/^tool '[^']*' is /, '')}`;

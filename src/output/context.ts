@@ -1,5 +1,5 @@
-import { Chalk, type ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
+import { makeStyle, type Style } from './style.js';
 
 /** Options every command accepts. */
 export interface GlobalOptions {
@@ -15,7 +15,7 @@ export interface CommandContext {
   io: IO;
   opts: GlobalOptions;
   /** Colour functions; all identity when colour is off. */
-  style: ChalkInstance;
+  style: Style;
   /** True when humans get colour, tables and spinners (stdout a TTY, no NO_COLOR/CI/--json/--no-color). */
   fancy: boolean;
 }
@@ -30,7 +30,7 @@ export function makeContext(io: IO, opts: GlobalOptions): CommandContext {
   const ci = Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
   const fancy = Boolean(io.stdout.isTTY) && !noColor && !ci && opts.color && !opts.json && env.TERM !== 'dumb';
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && !noColor && opts.color && !opts.json;
-  const style = new Chalk({ level: fancy || forced ? 1 : 0 });
+  const style = makeStyle(fancy || forced);
   return { io, opts, style, fancy };
 }
 
