@@ -3,8 +3,12 @@ import { join } from 'node:path';
 
 const SKIP_DIRS = new Set(['node_modules', '__pycache__', '.git', '.toolbox', '.venv', 'venv']);
 
-/** Contract files (*.yaml, *.yml) under `dir`, recursively, sorted, as paths relative to `dir` with '/'. */
-export function discoverContractFiles(dir: string): string[] {
+/**
+ * Contract files (*.yaml, *.yml) under `dir`, recursively, sorted, as paths relative to `dir` with '/'.
+ * With `dirs`, the folders walked ('' for `dir` itself) are added to it: a change journal that one
+ * stat per folder checks (a folder's mtime changes when a file in it is added, removed or renamed).
+ */
+export function discoverContractFiles(dir: string, dirs?: string[]): string[] {
   const out: string[] = [];
   // Relative paths are built by concatenation: path.relative per file is slow on 10,000 files.
   const walk = (d: string, rel: string) => {
@@ -14,6 +18,7 @@ export function discoverContractFiles(dir: string): string[] {
     } catch {
       return;
     }
+    dirs?.push(rel);
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const p = join(d, e.name);

@@ -28,7 +28,8 @@ export interface Registry {
 const fingerprint = (st: Stats) => ({ mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs });
 const same = (c: CachedFile, st: Stats) => c.mtimeMs === st.mtimeMs && c.size === st.size && c.ctimeMs === st.ctimeMs;
 
-function parseOne(abs: string, st: Stats): CachedFile {
+/** Parse and check one contract file (what a cache entry remembers of it). */
+export function parseOne(abs: string, st: Stats): CachedFile {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(abs);

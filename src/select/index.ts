@@ -214,7 +214,7 @@ const isRegistry = (x: Project | Registry): x is Registry => 'entries' in x && '
 /** Open a selector on a project (or an already loaded registry). */
 export async function openSelector(
   target: Project | Registry,
-  opts: { tokens?: boolean; cache?: boolean } = {},
+  opts: { tokens?: boolean; cache?: boolean; full?: boolean } = {},
 ): Promise<Selector> {
   const project = isRegistry(target) ? target.project : target;
   const index = await openIndex(project, { registry: isRegistry(target) ? target : undefined, ...opts });
@@ -231,10 +231,17 @@ export async function selectTools(
   query: string,
   opts: SelectOptions = {},
 ): Promise<Selection> {
-  const selector = await openSelector(target, { tokens: opts.tokens });
+  let selector = await openSelector(target, { tokens: opts.tokens });
   const project = selector.project;
   const session = opts.session ? readSession(project, opts.session) : undefined;
-  const { results, warnings, history } = await selector.rank(query, { ...opts, session });
+  let { results, warnings, history } = await selector.rank(query, { ...opts, session });
+  // A large registry's index is trusted on its folders' fingerprints: check the answer's own files
+  // (an in-place edit leaves the folder alone), and answer again from an updated index if one changed.
+  const ix = selector.index;
+  if (ix.stale?.(results.map((r) => ix.tools.findIndex((t) => t.id === r.id)))) {
+    selector = await openSelector(target, { tokens: opts.tokens, full: true });
+    ({ results, warnings, history } = await selector.rank(query, { ...opts, session }));
+  }
   if (opts.session && opts.record !== false) {
     try {
       recordSessionEvent(project, opts.session, { kind: 'selected', query, tools: results.map((r) => r.id) });

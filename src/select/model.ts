@@ -107,10 +107,10 @@ export interface LexicalIndex {
 export const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
 type FieldParams = { w: number; b: number }[];
-const fieldParams = (p: RankParams): FieldParams => FIELDS.map((f) => p.fields[f]);
+export const fieldParams = (p: RankParams): FieldParams => FIELDS.map((f) => p.fields[f]);
 
 /** Pseudo term frequency and field mask of `term` in one tool. */
-function pseudoTf(d: DocStats, term: string, avg: number[], fp: FieldParams): { tf: number; mask: number } {
+export function pseudoTf(d: DocStats, term: string, avg: number[], fp: FieldParams): { tf: number; mask: number } {
   let tf = 0;
   let mask = 0;
   for (let f = 0; f < fp.length; f++) {
@@ -122,7 +122,7 @@ function pseudoTf(d: DocStats, term: string, avg: number[], fp: FieldParams): { 
   }
   return { tf, mask };
 }
-const saturate = (tf: number, k1: number) => (tf * (k1 + 1)) / (k1 + tf);
+export const saturate = (tf: number, k1: number) => (tf * (k1 + 1)) / (k1 + tf);
 
 export function buildIndex(stats: DocStats[], p: RankParams = RANK): LexicalIndex {
   const fp = fieldParams(p);

@@ -4,7 +4,7 @@
 import type { Permissions, ToolContract } from '../contract/types.js';
 import type { LexicalIndex } from './model.js';
 
-const MAGIC = 'TBXSEL06'; // 06: issue 10's ranking constants (saturated weights changed)
+const MAGIC = 'TBXSEL07'; // 06: issue 10's ranking constants; 07: token estimates, drift, blobs by offset
 
 /** One tool as the index remembers it. */
 export interface ToolRecord {
@@ -28,18 +28,24 @@ export interface FileList {
 export interface IndexData {
   registryDir: string;
   files: FileList;
+  /** Tools whose token count is an estimate (changed since the last exact count). */
+  est: number[];
+  /** Tools changed by incremental updates since the last full build (see incremental.ts). */
+  drift: number;
   /** Broken contract files (relative). */
   broken: string[];
   tools: ToolRecord[];
   lex: LexicalIndex;
   /** Each tool's contract as JSON. */
-  contracts: string[];
+  contracts: (string | Buffer)[];
   /** Hash of each tool's searchable text (the dense-embedding cache key). */
   hashes: string[];
 }
 
 export interface StoredIndex extends Omit<IndexData, 'contracts' | 'hashes'> {
   contract(i: number): ToolContract;
+  /** Tool `i`'s contract as stored (JSON bytes), to carry over unchanged. */
+  blob(i: number): Buffer;
   hash(i: number): string;
 }
 
@@ -59,6 +65,8 @@ export function encodeIndex(d: IndexData): Uint8Array {
     JSON.stringify({
       registryDir: d.registryDir,
       broken: d.broken,
+      est: d.est,
+      drift: d.drift,
       avg: lex.avg,
       n: lex.n,
       perms,
@@ -69,7 +77,7 @@ export function encodeIndex(d: IndexData): Uint8Array {
     }),
     'utf8',
   );
-  const blobs = d.contracts.map((c) => Buffer.from(c, 'utf8'));
+  const blobs = d.contracts.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c));
   const offsets = new Uint32Array(blobs.length + 1);
   blobs.forEach((b, i) => {
     offsets[i + 1] = offsets[i]! + b.length;
@@ -132,6 +140,8 @@ export function decodeIndex(bytes: Uint8Array): StoredIndex | undefined {
   const h = JSON.parse(buf.toString('utf8', 24, 24 + headLen)) as {
     registryDir: string;
     broken: string[];
+    est: number[];
+    drift: number;
     avg: number[];
     n: number;
     perms: Record<string, Permissions | string[]>;
@@ -184,11 +194,14 @@ export function decodeIndex(bytes: Uint8Array): StoredIndex | undefined {
   return {
     registryDir: h.registryDir,
     files,
+    est: h.est,
+    drift: h.drift,
     broken: h.broken,
     tools,
     lex: { n: h.n, avg: h.avg, terms, docs, sat },
     contract: (i) =>
       JSON.parse(buf.toString('utf8', blobStart + offsets[i]!, blobStart + offsets[i + 1]!)) as ToolContract,
+    blob: (i) => buf.subarray(blobStart + offsets[i]!, blobStart + offsets[i + 1]!),
     hash: (i) => (hashes ??= split(h.h))[i]!,
   };
 }

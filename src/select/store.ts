@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
@@ -8,7 +8,9 @@ import { discoverContractFiles } from '../registry/discover.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { toolText } from './fields.js';
 import { buildIndex, docStats, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
-import { decodeIndex, encodeIndex, type FileList, type ToolRecord } from './store-format.js';
+import { decodeIndex, encodeIndex, type FileList, type StoredIndex, type ToolRecord } from './store-format.js';
+import { JOURNAL_MIN_FILES, foldersUnchanged, verifyInBackground, writeJournal } from './journal.js';
+import { updateLex } from './incremental.js';
 import { definitionTokens } from './tokens.js';
 
 /** The selection index of one registry, ready to rank. */
@@ -28,6 +30,12 @@ export interface SelectIndex {
   rebuilt: number;
   /** The contract files (and fingerprints) the index was built from. */
   files: FileList;
+  /**
+   * Set when the index was trusted on its folders' fingerprints alone (a large registry): true
+   * when the file of one of these tools changed in place since, so the caller must reopen it
+   * with `full: true`.
+   */
+  stale?: (docs: number[]) => boolean;
 }
 
 // Per-tool term statistics and token counts, keyed by contract file and its fingerprint: what a
@@ -43,8 +51,8 @@ const binPath = (p: Project) => join(p.stateDir, 'cache', 'select-index.bin');
 const statsPath = (p: Project) => join(p.stateDir, 'cache', `select-stats-v${STATS_VERSION}.json`);
 
 /** The contract files of a registry (the registry's own discovery) with their fingerprints. */
-function fingerprints(registryDir: string): FileList {
-  const rel = discoverContractFiles(registryDir);
+function fingerprints(registryDir: string, dirs?: string[]): FileList {
+  const rel = discoverContractFiles(registryDir, dirs);
   const out: FileList = {
     rel: [],
     mtime: new Float64Array(rel.length),
@@ -75,11 +83,11 @@ function sameFiles(a: FileList, b: FileList): boolean {
   return true;
 }
 
-function fromStored(registryDir: string, buf: Buffer): SelectIndex | undefined {
+function fromStored(registryDir: string, buf: Buffer): { index: SelectIndex; s: StoredIndex } | undefined {
   const s = decodeIndex(buf);
   if (!s || s.registryDir !== registryDir) return undefined;
   const { tools } = s;
-  return {
+  const index: SelectIndex = {
     registryDir,
     tools,
     broken: s.broken.map((r) => join(registryDir, r)),
@@ -90,41 +98,187 @@ function fromStored(registryDir: string, buf: Buffer): SelectIndex | undefined {
     hash: s.hash,
     entry: (i) => ({ contract: s.contract(i), file: join(registryDir, tools[i]!.rel), line: tools[i]!.line }),
   };
+  return { index, s };
 }
 
 // Long-running callers (the MCP server) open the index per request: keep the last one decoded.
-let memo: { file: string; mtimeMs: number; size: number; index: SelectIndex } | undefined;
+let memo: { file: string; mtimeMs: number; size: number; stored: { index: SelectIndex; s: StoredIndex } } | undefined;
+
+function readStored(project: Project): { index: SelectIndex; s: StoredIndex } | undefined {
+  const file = binPath(project);
+  try {
+    const st = statSync(file);
+    if (memo && memo.file === file && memo.mtimeMs === st.mtimeMs && memo.size === st.size) return memo.stored;
+    const stored = fromStored(project.registryDir, readFileSync(file));
+    if (stored) memo = { file, mtimeMs: st.mtimeMs, size: st.size, stored };
+    return stored;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the files of tools `docs` still have the fingerprints the index was built from. */
+function unchangedFiles(registryDir: string, files: FileList, tools: ToolRecord[], docs: number[]): boolean {
+  const at = new Map(files.rel.map((r, i) => [r, i]));
+  for (const d of docs) {
+    const i = at.get(tools[d]!.rel);
+    const st = statSync(join(registryDir, tools[d]!.rel), { throwIfNoEntry: false });
+    if (i === undefined || !st) return false;
+    if (st.mtimeMs !== files.mtime[i] || st.size !== files.size[i] || st.ctimeMs !== files.ctime[i]) return false;
+  }
+  return true;
+}
+
+/** Options of openIndex. */
+export interface OpenOptions {
+  /** The registry, when the caller has already loaded it (no second load). */
+  registry?: Registry;
+  /** Every tool's definition token count must be known. */
+  tokens?: boolean;
+  /** false: build in memory, write nothing. */
+  cache?: boolean;
+  /** Stat every contract file even on a large registry; count estimated token counts exactly. */
+  full?: boolean;
+}
 
 /**
  * Open the selection index of a project's registry: from `.toolbox/cache/` when no contract file
- * changed since it was built, else rebuilt (re-analysing only changed contracts). With `tokens`,
- * every tool's definition token count is known afterwards. `registry` avoids loading it twice when
- * the caller already has it; `cache: false` builds in memory and writes nothing.
+ * changed since it was built, else updated (re-analysing only changed contracts). Small registries
+ * stat every file; large ones stat their folders (journal.ts), and the returned index's
+ * `stale(docs)` tells whether the files of some results changed in place since. With `tokens`,
+ * every tool's definition token count is known afterwards.
  */
-export async function openIndex(
-  project: Project,
-  opts: { registry?: Registry; tokens?: boolean; cache?: boolean } = {},
-): Promise<SelectIndex> {
+export async function openIndex(project: Project, opts: OpenOptions = {}): Promise<SelectIndex> {
   const useCache = opts.cache !== false;
-  const files = fingerprints(project.registryDir);
-  if (useCache) {
-    const file = binPath(project);
-    try {
-      const st = statSync(file);
-      let index: SelectIndex | undefined;
-      if (memo && memo.file === file && memo.mtimeMs === st.mtimeMs && memo.size === st.size) index = memo.index;
-      else {
-        index = fromStored(project.registryDir, readFileSync(file));
-        if (index) memo = { file, mtimeMs: st.mtimeMs, size: st.size, index };
-      }
-      if (index && sameFiles(index.files, files) && !(opts.tokens && index.tools.some((t) => t.tok < 0))) return index;
-    } catch {
-      /* no usable index: build it */
+  const dir = project.registryDir;
+  const stored = useCache ? readStored(project) : undefined;
+  const tokensOk = (x: { index: SelectIndex; s: StoredIndex }) =>
+    !opts.tokens || (!x.index.tools.some((t) => t.tok < 0) && !(opts.full && x.s.est.length));
+  if (stored && tokensOk(stored) && !opts.full && stored.s.files.rel.length > JOURNAL_MIN_FILES) {
+    if (foldersUnchanged(project, binPath(project))) {
+      verifyInBackground(project);
+      const { index, s } = stored;
+      return { ...index, stale: (docs) => !unchangedFiles(dir, s.files, index.tools, docs) };
+    }
+  }
+  const dirs: string[] = [];
+  const files = fingerprints(dir, dirs);
+  if (stored && tokensOk(stored) && sameFiles(stored.s.files, files)) {
+    if (files.rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), dirs);
+    return stored.index;
+  }
+  if (stored && files.rel.length > JOURNAL_MIN_FILES) {
+    const updated = await updateIndex(project, stored.s, files, Boolean(opts.tokens), Boolean(opts.full));
+    if (updated) {
+      writeJournal(project, binPath(project), dirs);
+      return updated;
     }
   }
   // The registry (and with it ajv and the YAML parser) is loaded only when the index must be rebuilt.
   const reg = opts.registry ?? (await import('../registry/registry.js')).loadRegistry(project, { cache: useCache });
-  return rebuild(project, files, reg, Boolean(opts.tokens), useCache);
+  const built = await rebuild(project, files, reg, Boolean(opts.tokens), useCache);
+  if (useCache && files.rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), dirs);
+  return built;
+}
+
+/** Incremental updates stop (a full rebuild follows) once this share of the tools changed. */
+const MAX_DRIFT = 0.1;
+
+/**
+ * Bring a stored index up to date by re-reading only the contract files whose fingerprints
+ * changed. Returns undefined when a full rebuild is the simpler truth: a broken or duplicate
+ * contract is involved, tokens were never counted, or too much changed since the last full build.
+ * Token counts of changed tools are estimated (gpt-tokenizer takes ~0.4 s to load) unless
+ * `exact`; the background verifier counts them exactly.
+ */
+async function updateIndex(
+  project: Project,
+  s: StoredIndex,
+  files: FileList,
+  tokens: boolean,
+  exact: boolean,
+): Promise<SelectIndex | undefined> {
+  const dir = project.registryDir;
+  const oldAt = new Map(s.files.rel.map((r, i) => [r, i]));
+  const oldDoc = new Map(s.tools.map((t, i) => [t.rel, i]));
+  const now = new Set(files.rel);
+  const removed = s.files.rel.filter((r) => !now.has(r));
+  const changed = new Set<string>();
+  files.rel.forEach((r, i) => {
+    const j = oldAt.get(r);
+    if (j === undefined || files.mtime[i] !== s.files.mtime[j] || files.size[i] !== s.files.size[j]) changed.add(r);
+    else if (files.ctime[i] !== s.files.ctime[j]) changed.add(r);
+  });
+  const brokenOld = new Set(s.broken);
+  if (s.drift + changed.size + removed.length > MAX_DRIFT * files.rel.length) return undefined;
+  if ([...changed].some((r) => brokenOld.has(r))) return undefined;
+  if (tokens && s.tools.some((t) => t.tok < 0)) return undefined;
+  const { parseOne } = await import('../registry/registry.js');
+  const parsed = new Map<string, { contract: ToolContract; line?: number }>();
+  for (const r of changed) {
+    const i = files.rel.indexOf(r);
+    const st = { mtimeMs: files.mtime[i]!, size: files.size[i]!, ctimeMs: files.ctime[i]! } as Stats;
+    const f = parseOne(join(dir, r), st);
+    if (!f.contract) return undefined;
+    parsed.set(r, { contract: f.contract, line: f.line });
+  }
+  // Ids must stay unique: a duplicate is reported by the full build's rules.
+  const ids = new Set<string>();
+  for (const t of s.tools) if (now.has(t.rel) && !changed.has(t.rel)) ids.add(t.id);
+  for (const { contract } of parsed.values()) {
+    if (ids.has(contract.id)) return undefined;
+    ids.add(contract.id);
+  }
+  const remap = new Int32Array(s.tools.length).fill(-1);
+  const fresh = new Map<number, DocStats>();
+  const tools: ToolRecord[] = [];
+  const blobs: (string | Buffer)[] = [];
+  const hashes: string[] = [];
+  const est: number[] = [];
+  const wasEst = new Set(s.est);
+  for (const r of files.rel) {
+    const doc = tools.length;
+    const p = parsed.get(r);
+    const od = oldDoc.get(r);
+    if (p) {
+      const c = p.contract;
+      const blob = JSON.stringify(c);
+      let tok: number;
+      if (exact) tok = await definitionTokens(c);
+      else {
+        // Scaled from the tool's last count, or ~4 bytes per token for a new tool.
+        const prev = od === undefined ? -1 : s.tools[od]!.tok;
+        tok =
+          prev > 0 ? Math.round((prev * blob.length) / Math.max(1, s.blob(od!).length)) : Math.ceil(blob.length / 4);
+        est.push(doc);
+      }
+      fresh.set(doc, docStats(c));
+      tools.push({ id: c.id, rel: r, line: p.line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
+      blobs.push(blob);
+      hashes.push(createHash('sha1').update(toolText(c)).digest('hex').slice(0, 20));
+    } else if (od !== undefined) {
+      remap[od] = doc;
+      let tok = s.tools[od]!.tok;
+      if (wasEst.has(od)) {
+        if (exact) tok = await definitionTokens(s.contract(od));
+        else est.push(doc);
+      }
+      tools.push({ ...s.tools[od]!, tok });
+      blobs.push(s.blob(od));
+      hashes.push(s.hash(od));
+    }
+  }
+  const lex = updateLex(s.lex, remap, fresh, tools.length);
+  const broken = s.broken.filter((r) => now.has(r));
+  const drift = s.drift + changed.size + removed.length;
+  const buf = encodeIndex({ registryDir: dir, files, broken, tools, lex, contracts: blobs, hashes, est, drift });
+  try {
+    writeFileAtomic(binPath(project), buf);
+  } catch {
+    /* read-only project: still works, only slower */
+  }
+  const out = fromStored(dir, buf)!.index;
+  return { ...out, rebuilt: fresh.size };
 }
 
 async function rebuild(
@@ -174,7 +328,7 @@ async function rebuild(
       writeFileAtomic(statsPath(project), JSON.stringify(next));
       writeFileAtomic(
         binPath(project),
-        encodeIndex({ registryDir: dir, files, broken, tools, lex, contracts: blobs, hashes }),
+        encodeIndex({ registryDir: dir, files, broken, tools, lex, contracts: blobs, hashes, est: [], drift: 0 }),
       );
     } catch {
       /* read-only project: still works, only slower */

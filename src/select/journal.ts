@@ -1,0 +1,96 @@
+// The change journal of a large registry: one stat per folder instead of one per contract file.
+// A folder's mtime changes when a file in it is created, deleted or renamed over (how editors,
+// git and `toolbox new` save), so unchanged folders mean an unchanged file list. What a folder
+// mtime misses, a file rewritten in place, is caught twice: the files of the top results are
+// checked on every query (store.ts), and a background process re-stats every file at most every
+// few seconds and updates the index when something changed (verify-main.ts).
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync, utimesSync, closeSync, openSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import type { Project } from '../config.js';
+import { writeFileAtomic } from '../util/fs.js';
+
+/** Registries with more contract files than this use the journal; smaller ones stat every file. */
+export const JOURNAL_MIN_FILES = 2000;
+/** A folder modified this recently may still change within the same timestamp: never trusted. */
+const RACY_MS = 2000;
+/** Re-stat every file in the background at most this often. */
+const VERIFY_EVERY_MS = 3000;
+
+interface Journal {
+  /** Size and mtime of the index file these folders belong to. */
+  index: [number, number];
+  dirs: string[];
+  mtime: number[];
+}
+
+const journalPath = (p: Project) => join(p.stateDir, 'cache', 'select-dirs.json');
+const markerPath = (p: Project) => join(p.stateDir, 'cache', 'select-verified');
+
+function indexStamp(indexFile: string): [number, number] | undefined {
+  const st = statSync(indexFile, { throwIfNoEntry: false });
+  return st ? [st.size, st.mtimeMs] : undefined;
+}
+
+/** Remember the folders (relative to the registry) the index at `indexFile` was built from. */
+export function writeJournal(project: Project, indexFile: string, dirs: string[]): void {
+  const stamp = indexStamp(indexFile);
+  if (!stamp) return;
+  const now = Date.now();
+  const mtime = dirs.map((d) => {
+    const st = statSync(join(project.registryDir, d), { throwIfNoEntry: false });
+    // A folder changed within RACY_MS may change again within the same mtime: record it as unknown.
+    return st && now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1;
+  });
+  try {
+    writeFileAtomic(journalPath(project), JSON.stringify({ index: stamp, dirs, mtime } satisfies Journal));
+  } catch {
+    /* read-only project: every open stats every file */
+  }
+}
+
+/** True when the index file is the one the journal describes and none of its folders changed. */
+export function foldersUnchanged(project: Project, indexFile: string): boolean {
+  let j: Journal;
+  try {
+    j = JSON.parse(readFileSync(journalPath(project), 'utf8')) as Journal;
+  } catch {
+    return false;
+  }
+  const stamp = indexStamp(indexFile);
+  if (!stamp || stamp[0] !== j.index[0] || stamp[1] !== j.index[1]) return false;
+  for (let i = 0; i < j.dirs.length; i++) {
+    const st = statSync(join(project.registryDir, j.dirs[i]!), { throwIfNoEntry: false });
+    if (!st || j.mtime[i]! < 0 || st.mtimeMs !== j.mtime[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * Start the background re-verification (a detached, low-priority process) unless one ran in the
+ * last few seconds. Never throws and never waits: it is an optimisation's safety net.
+ */
+export function verifyInBackground(project: Project): void {
+  const marker = markerPath(project);
+  try {
+    const st = statSync(marker, { throwIfNoEntry: false });
+    if (st && Date.now() - st.mtimeMs < VERIFY_EVERY_MS) return;
+    if (st) utimesSync(marker, new Date(), new Date());
+    else closeSync(openSync(marker, 'w'));
+    const script = fileURLToPath(new URL('./verify-main.js', import.meta.url));
+    const env = { ...process.env };
+    delete env.NODE_EXTRA_CA_CERTS;
+    const child = spawn(process.execPath, [script, project.registryDir, project.stateDir], {
+      detached: true,
+      stdio: 'ignore',
+      env,
+    });
+    child.on('error', () => {});
+    if (child.pid) setPriority(child.pid, 10);
+    child.unref();
+  } catch {
+    /* best effort */
+  }
+}
