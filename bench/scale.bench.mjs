@@ -114,10 +114,14 @@ export default async function () {
     const runArgs = ['run', 'add', '--a', '1', '--b', '2'];
     once(...tb(...runArgs), py); // warm the interpreter cache and index
     const bwrap = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent'];
+    // The interpreter itself, not a shim (pyenv's python3 is a shell script): what toolbox runs.
+    const python = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8',
+    }).stdout.trim();
     const [n0, p0, r0] = interleaved(
       [
         [NODE, ['-e', '0'], py],
-        ['bwrap', [...bwrap, 'python3', '-c', 'pass'], py],
+        ['bwrap', [...bwrap, python, '-c', 'pass'], py],
         [...tb(...runArgs), py],
       ],
       10,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
@@ -16,21 +16,31 @@ export interface CachedFile {
   line?: number;
   diagnostics: Diagnostic[];
 }
+/** What `run` needs of one tool: its file, that file's fingerprint, and the validated contract. */
 export interface IdIndexEntry {
   rel: string;
   mtimeMs: number;
   size: number;
   ctimeMs: number;
+  line?: number;
+  contract: ToolContract;
 }
 export interface RegistryCache {
   files: Record<string, CachedFile>;
-  ids?: Record<string, IdIndexEntry>;
 }
 
-// Two files: the full parsed registry (for list/select/validate), and a small id -> file index
-// that `run` reads so that calling one tool costs the same on 5 or 5,000 contracts.
+// The full parsed registry (for list/select/validate) in one file, and an id -> contract index
+// for `run` in ID_SHARDS files by a hash of the id: calling one tool reads 1/64 of the index and
+// parses no YAML, so it costs about the same on 5 or 50,000 contracts.
 const fullPath = (p: Project) => join(p.stateDir, 'cache', `registry-v${VERSION}.json`);
-const idsPath = (p: Project) => join(p.stateDir, 'cache', `ids-v${VERSION}.json`);
+const ID_SHARDS = 64;
+const IDS_VERSION = 2;
+const idShard = (id: string) => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % ID_SHARDS;
+};
+const shardPath = (p: Project, n: number) => join(p.stateDir, 'cache', `ids-v${IDS_VERSION}`, `${n}.json`);
 
 interface OnDisk<T> {
   version: number;
@@ -38,39 +48,58 @@ interface OnDisk<T> {
   data: T;
 }
 
-function readJson<T>(file: string, project: Project): T | undefined {
+function readJson<T>(file: string, project: Project, version = VERSION): T | undefined {
   try {
     const v = JSON.parse(readFileSync(file, 'utf8')) as OnDisk<T>;
-    if (v.version !== VERSION || v.registryDir !== project.registryDir) return undefined;
+    if (v.version !== version || v.registryDir !== project.registryDir) return undefined;
     return v.data;
   } catch {
     return undefined;
   }
 }
 
-export function readCache(project: Project, opts: { idsOnly?: boolean } = {}): RegistryCache | undefined {
-  if (opts.idsOnly) {
-    const ids = readJson<Record<string, IdIndexEntry>>(idsPath(project), project);
-    return ids ? { files: {}, ids } : undefined;
-  }
+/** The id index entry of `id`, if the index has one (it may be stale: compare the fingerprint). */
+export function readIdEntry(project: Project, id: string): IdIndexEntry | undefined {
+  const shard = readJson<Record<string, IdIndexEntry>>(shardPath(project, idShard(id)), project, IDS_VERSION);
+  return shard && Object.prototype.hasOwnProperty.call(shard, id) ? shard[id] : undefined;
+}
+
+/** Whether the id index exists (a cache written by an older version has none). */
+export function hasIdIndex(project: Project): boolean {
+  return existsSync(shardPath(project, ID_SHARDS - 1));
+}
+
+export function readCache(project: Project): RegistryCache | undefined {
   const files = readJson<Record<string, CachedFile>>(fullPath(project), project);
   return files ? { files } : undefined;
 }
 
 export function writeCache(project: Project, cache: RegistryCache): void {
-  const ids: Record<string, IdIndexEntry> = {};
+  const shards: Record<string, IdIndexEntry>[] = Array.from({ length: ID_SHARDS }, () => ({}));
   for (const [rel, f] of Object.entries(cache.files)) {
-    if (f.contract && !(f.contract.id in ids))
-      ids[f.contract.id] = { rel, mtimeMs: f.mtimeMs, size: f.size, ctimeMs: f.ctimeMs };
+    if (!f.contract) continue;
+    const shard = shards[idShard(f.contract.id)]!;
+    // The first file wins, as in the registry (a later duplicate is reported as broken).
+    if (!Object.prototype.hasOwnProperty.call(shard, f.contract.id))
+      shard[f.contract.id] = {
+        rel,
+        mtimeMs: f.mtimeMs,
+        size: f.size,
+        ctimeMs: f.ctimeMs,
+        line: f.line,
+        contract: f.contract,
+      };
   }
   try {
     writeFileAtomic(
       fullPath(project),
       JSON.stringify({ version: VERSION, registryDir: project.registryDir, data: cache.files }),
     );
-    writeFileAtomic(
-      idsPath(project),
-      JSON.stringify({ version: VERSION, registryDir: project.registryDir, data: ids }),
+    shards.forEach((data, n) =>
+      writeFileAtomic(
+        shardPath(project, n),
+        JSON.stringify({ version: IDS_VERSION, registryDir: project.registryDir, data }),
+      ),
     );
   } catch {
     // A read-only project still works, only slower.

@@ -4,10 +4,9 @@ import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
 import { parseContract } from '../contract/parse.js';
-import { parseYamlSource } from '../contract/yaml-source.js';
 import { ExitCode, ToolboxError, closest } from '../errors.js';
 import { discoverContractFiles } from './discover.js';
-import { readCache, writeCache, type CachedFile, type RegistryCache } from './cache.js';
+import { hasIdIndex, readCache, readIdEntry, writeCache, type CachedFile, type RegistryCache } from './cache.js';
 
 /** A file that could not be turned into a tool (see `toolbox validate` for details). */
 export interface BrokenFile {
@@ -71,7 +70,7 @@ export function loadRegistry(project: Project, opts: { cache?: boolean } = {}): 
     }
   }
   const removed = prev ? Object.keys(prev.files).some((k) => !(k in files)) : true;
-  if (useCache && (parsed > 0 || removed)) writeCache(project, { files });
+  if (useCache && (parsed > 0 || removed || !hasIdIndex(project))) writeCache(project, { files });
   return assemble(project, files, parsed);
 }
 
@@ -112,26 +111,18 @@ function assemble(project: Project, files: Record<string, CachedFile>, parsed: n
 }
 
 /**
- * Find one tool for `run`: from the id index in the cache, parsing only that one file (and
- * trusting its earlier validation when it has not changed). Falls back to a full load when the
+ * Find one tool for `run`: from the id index in the cache (the contract as validated, stored as
+ * JSON: no YAML parse) when its file has not changed since. Falls back to a full load when the
  * index is missing or stale. Throws unknown_tool (exit 2) with suggestions.
  */
 export function findTool(project: Project, id: string): ToolEntry {
-  const cache = readCache(project, { idsOnly: true });
-  const hit = cache?.ids?.[id];
+  const hit = readIdEntry(project, id);
   if (hit) {
     const abs = join(project.registryDir, hit.rel);
-    try {
-      const st = statSync(abs);
-      if (st.mtimeMs === hit.mtimeMs && st.size === hit.size && st.ctimeMs === hit.ctimeMs) {
-        // Validated when it was indexed and unchanged since: a plain YAML parse is enough.
-        const src = parseYamlSource(readFileSync(abs, 'utf8'));
-        const c = src.value as ToolContract | undefined;
-        if (c && c.id === id) return { contract: c, file: abs, line: src.locate(['id']).line };
-      }
-    } catch {
-      /* fall through to a full load */
-    }
+    const st = statSync(abs, { throwIfNoEntry: false });
+    // Validated when it was indexed and unchanged since: the stored contract is the file's.
+    if (st && st.mtimeMs === hit.mtimeMs && st.size === hit.size && st.ctimeMs === hit.ctimeMs)
+      return { contract: hit.contract, file: abs, line: hit.line };
   }
   const reg = loadRegistry(project);
   const entry = reg.byId.get(id);
