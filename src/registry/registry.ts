@@ -2,7 +2,7 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
-import type { ToolContract, ToolEntry } from '../contract/types.js';
+import type { ToolEntry } from '../contract/types.js';
 import { parseContract } from '../contract/parse.js';
 import { ExitCode, ToolboxError, closest } from '../errors.js';
 import { discoverContractFiles } from './discover.js';
