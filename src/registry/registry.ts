@@ -24,11 +24,17 @@ export interface Registry {
   parsed: number;
 }
 
-const fingerprint = (st: Stats) => ({ mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs });
+/** What identifies a version of a file: a plain shape, so the public types need no @types/node. */
+export interface FileStamp {
+  mtimeMs: number;
+  size: number;
+  ctimeMs: number;
+}
+const fingerprint = (st: FileStamp) => ({ mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs });
 const same = (c: CachedFile, st: Stats) => c.mtimeMs === st.mtimeMs && c.size === st.size && c.ctimeMs === st.ctimeMs;
 
 /** Parse and check one contract file (what a cache entry remembers of it). */
-export function parseOne(abs: string, st: Stats): CachedFile {
+export function parseOne(abs: string, st: FileStamp): CachedFile {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(abs);

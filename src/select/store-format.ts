@@ -37,7 +37,7 @@ export interface IndexData {
   tools: ToolRecord[];
   lex: LexicalIndex;
   /** Each tool's contract as JSON. */
-  contracts: (string | Buffer)[];
+  contracts: (string | Uint8Array)[];
   /** Hash of each tool's searchable text (the dense-embedding cache key). */
   hashes: string[];
 }
@@ -45,7 +45,7 @@ export interface IndexData {
 export interface StoredIndex extends Omit<IndexData, 'contracts' | 'hashes'> {
   contract(i: number): ToolContract;
   /** Tool `i`'s contract as stored (JSON bytes), to carry over unchanged. */
-  blob(i: number): Buffer;
+  blob(i: number): Uint8Array;
   hash(i: number): string;
 }
 
@@ -77,7 +77,9 @@ export function encodeIndex(d: IndexData): Uint8Array {
     }),
     'utf8',
   );
-  const blobs = d.contracts.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c));
+  const blobs = d.contracts.map((c) =>
+    typeof c === 'string' ? Buffer.from(c, 'utf8') : Buffer.from(c.buffer, c.byteOffset, c.byteLength),
+  );
   const offsets = new Uint32Array(blobs.length + 1);
   blobs.forEach((b, i) => {
     offsets[i + 1] = offsets[i]! + b.length;

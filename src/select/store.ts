@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
@@ -83,7 +83,7 @@ function sameFiles(a: FileList, b: FileList): boolean {
   return true;
 }
 
-function fromStored(registryDir: string, buf: Buffer): { index: SelectIndex; s: StoredIndex } | undefined {
+function fromStored(registryDir: string, buf: Uint8Array): { index: SelectIndex; s: StoredIndex } | undefined {
   const s = decodeIndex(buf);
   if (!s || s.registryDir !== registryDir) return undefined;
   const { tools } = s;
@@ -217,7 +217,7 @@ async function updateIndex(
   const parsed = new Map<string, { contract: ToolContract; line?: number }>();
   for (const r of changed) {
     const i = files.rel.indexOf(r);
-    const st = { mtimeMs: files.mtime[i]!, size: files.size[i]!, ctimeMs: files.ctime[i]! } as Stats;
+    const st = { mtimeMs: files.mtime[i]!, size: files.size[i]!, ctimeMs: files.ctime[i]! };
     const f = parseOne(join(dir, r), st);
     if (!f.contract) return undefined;
     parsed.set(r, { contract: f.contract, line: f.line });
@@ -232,7 +232,7 @@ async function updateIndex(
   const remap = new Int32Array(s.tools.length).fill(-1);
   const fresh = new Map<number, DocStats>();
   const tools: ToolRecord[] = [];
-  const blobs: (string | Buffer)[] = [];
+  const blobs: (string | Uint8Array)[] = [];
   const hashes: string[] = [];
   const est: number[] = [];
   const wasEst = new Set(s.est);

@@ -89,6 +89,8 @@ describe('the real binary', () => {
     try {
       mkdirSync(join(bare.dir, 'bin'));
       copyFileSync(BIN, join(bare.dir, 'bin', 'toolbox.js'));
+      // bin/package.json makes the launcher CommonJS (the --version fast path needs no ES module).
+      copyFileSync(join(REPO, 'bin', 'package.json'), join(bare.dir, 'bin', 'package.json'));
       copyFileSync(join(REPO, 'package.json'), join(bare.dir, 'package.json'));
       for (const flag of ['--version', '-V']) {
         const r = await new Promise<{ code: number | null; out: string }>((res) => {

@@ -48,6 +48,7 @@ describe(`the packed ${NAME} tarball`, () => {
       'dist/main.js',
       'dist/index.d.ts',
       'bin/toolbox.js',
+      'bin/package.json',
       'LICENSE',
       'docs/run.md',
       'schemas/contract.schema.json',
