@@ -120,10 +120,17 @@ function pythonWithoutRunning(found: string): ResolvedInterpreter | undefined {
 }
 
 // Shims (pyenv, asdf) take ~300 ms to answer. Their answer is cached on disk, keyed by everything
-// that makes them pick a version: the shim itself, PYENV_VERSION / ASDF_* and the version files
-// between the current folder and /, and the global version file.
+// that makes them pick a version: the shim itself, PYENV_VERSION / ASDF_PYTHON_VERSION, and which
+// version files exist (with their mtimes) between the current folder and /, plus the global one.
+// Not the current folder itself: two folders under the same version files share one answer, so
+// the first `run` from a new folder does not pay for the shim again.
 function shimKey(found: string): string {
-  const parts = [found, String(statSync(found).mtimeMs), process.env.PYENV_VERSION ?? '', process.cwd()];
+  const parts = [
+    found,
+    String(statSync(found).mtimeMs),
+    process.env.PYENV_VERSION ?? '',
+    process.env.ASDF_PYTHON_VERSION ?? '',
+  ];
   const root = process.env.PYENV_ROOT ?? join(process.env.HOME ?? '/root', '.pyenv');
   const files = [join(root, 'version')];
   for (let d = process.cwd(); ; d = dirname(d)) {
@@ -131,11 +138,8 @@ function shimKey(found: string): string {
     if (dirname(d) === d) break;
   }
   for (const f of files) {
-    try {
-      parts.push(`${f}:${statSync(f).mtimeMs}`);
-    } catch {
-      /* absent */
-    }
+    const st = statSync(f, { throwIfNoEntry: false });
+    if (st) parts.push(`${f}:${st.mtimeMs}`);
   }
   return parts.join('|');
 }
