@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/config.js';
 import { selectTools } from '../../src/select/index.js';
 import { openIndex } from '../../src/select/store.js';
-import { parseQuery, scoreAll, topK } from '../../src/select/model.js';
+import { topK } from '../../src/select/model.js';
+import { parseQuery, scoreAll } from '../../src/select/query.js';
 import { JOURNAL_MIN_FILES } from '../../src/select/journal.js';
 import { tempProject } from '../helpers.js';
 
