@@ -30,6 +30,8 @@ export interface ToolboxConfig {
     /** Default wall-clock timeout (seconds or '30s'). */
     timeout?: number | string;
     breaker?: { failures?: number; window?: number; cooldown?: number };
+    /** Default cap, in o200k tokens, on what one result puts in front of the model (20,000). */
+    max_result_tokens?: number;
   };
   select?: {
     top?: number;

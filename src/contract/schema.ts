@@ -234,6 +234,7 @@ export const contractSchema: JsonSchema = {
       ],
     },
     warm: { type: 'boolean' },
+    max_result_tokens: { type: 'integer', minimum: 100 },
   },
   allOf: (Object.keys(loaderConfigSchemas) as LoaderType[]).map((t) => ({
     if: { properties: { loader: { const: t } }, required: ['loader'] },

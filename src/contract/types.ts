@@ -127,6 +127,8 @@ export interface ToolContract {
   requires?: Requires;
   permissions?: Permissions | string[];
   warm?: boolean;
+  /** Cap, in o200k tokens, on what one result puts in front of the model (default: config, else 20,000). */
+  max_result_tokens?: number;
 }
 
 /** A contract together with where it came from. */

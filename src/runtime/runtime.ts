@@ -17,6 +17,7 @@ import { assertCanUse } from '../policy/permissions.js';
 import { sandboxPathsFor } from '../policy/grants.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
+import { capResult } from './cap.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
 import { validateArgs } from './validate.js';
 import { checkArgShape } from './arg-guard.js';
@@ -125,6 +126,7 @@ export class Runtime {
       stats.runMs = performance.now() - callStart;
       stats.tier = out.tier;
       const shaped = shapeOutput(c, out);
+      const capped = await capResult(this.project, c, shaped.text, shaped.result);
       const warnings = [
         ...new Set([
           ...checkOutput(c, shaped.result),
@@ -137,7 +139,8 @@ export class Runtime {
         ok: true,
         result: shaped.result,
         ...(shaped.content ? { content: shaped.content } : {}),
-        text: shaped.text,
+        text: capped.text,
+        ...(capped.truncated ? { truncated: capped.truncated } : {}),
         durationMs: round(performance.now() - t0),
         loadMs: round(stats.loadMs),
         runMs: round(stats.runMs),

@@ -1,3 +1,4 @@
+import type { Truncation } from './cap.js';
 import type { Caller } from '../policy/permissions.js';
 import type { SandboxTier } from '../sandbox/types.js';
 import type { ToolClient } from '../loaders/types.js';
@@ -28,8 +29,10 @@ export interface InvokeResult {
   result: unknown;
   /** MCP content blocks, when the tool returned content (images, audio, resources, text) rather than a value. */
   content?: ContentBlock[];
-  /** The result formatted for people / LLMs (the contract's `format`, or a readable rendering). */
+  /** The result formatted for people / LLMs (the contract's `format`, or a readable rendering), cut to the cap. */
   text: string;
+  /** Set when `text` was cut at the output cap (or withheld as binary): where the full result is. */
+  truncated?: Truncation;
   durationMs: number;
   loadMs: number;
   runMs: number;

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { mcpOutputSchema } from '../contract/mcp-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
@@ -35,6 +37,7 @@ export function okResult(r: InvokeResult, contract?: ToolContract): CallResult {
       );
     }
   }
+  if (r.truncated) return cappedResult(r, contract);
   // Content the tool or an upstream server built is passed through as it is.
   if (r.content) {
     return { content: r.content, ...(isPlainObject(r.result) ? { structuredContent: r.result } : {}) };
@@ -45,6 +48,29 @@ export function okResult(r: InvokeResult, contract?: ToolContract): CallResult {
   const json = JSON.stringify(r.result);
   const content = contract?.format && r.text !== json ? [{ type: 'text', text: r.text }] : [];
   return { content: [...content, { type: 'text', text: json }], structuredContent: r.result };
+}
+
+/**
+ * A result cut at the output cap: the cut text (with its marker) for the model, the full result as
+ * a resource link to the file under .toolbox/results/, and non-text blocks (images, audio) as they
+ * were. structuredContent only when an outputSchema requires it: the whole point is a small result.
+ */
+function cappedResult(r: InvokeResult, contract?: ToolContract): CallResult {
+  const t = r.truncated!;
+  const link = {
+    type: 'resource_link',
+    uri: pathToFileURL(t.file).href,
+    name: basename(t.file),
+    description: t.binary ? 'binary output of the tool' : `the full result (cut at ${t.cap} tokens above)`,
+    mimeType: t.mimeType,
+    size: t.bytes,
+  };
+  const media = (r.content ?? []).filter((b) => b.type === 'image' || b.type === 'audio');
+  const needsStructured = contract && mcpOutputSchema(contract) && isPlainObject(r.result);
+  return {
+    content: [{ type: 'text', text: r.text }, link, ...media],
+    ...(needsStructured ? { structuredContent: r.result as Record<string, unknown> } : {}),
+  };
 }
 
 /** Where an error result carries toolbox's error object besides structuredContent (always there). */
