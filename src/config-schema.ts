@@ -213,6 +213,20 @@ export const CONFIG_SHAPE: MapCheck = {
     },
     user: nonEmptyString('a user name', 'user: alice'),
     role: nonEmptyString('a role name', 'role: assistant'),
+    telemetry: {
+      kind: 'map',
+      example: 'telemetry: { endpoint: http://127.0.0.1:4318 }',
+      keys: {
+        endpoint: httpUrl,
+        capture_content: {
+          kind: 'value',
+          expected: 'true or false',
+          example: 'capture_content: false',
+          test: (v) => typeof v === 'boolean',
+        },
+        service_name: nonEmptyString('a service name', 'service_name: toolbox'),
+      },
+    },
     locked: { kind: 'value', expected: 'true or false', example: 'locked: true', test: (v) => typeof v === 'boolean' },
   },
 };

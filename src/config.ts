@@ -50,6 +50,8 @@ export interface ToolboxConfig {
   /** Default user/role for this project (overridden by --user / --role). */
   user?: string;
   role?: string;
+  /** OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_SERVICE_NAME override it). */
+  telemetry?: { endpoint?: string; capture_content?: boolean; service_name?: string };
   /** Check toolbox.lock before every call of `run` and `serve` (as with --locked). */
   locked?: boolean;
 }

@@ -1,6 +1,7 @@
 import { ExitCode, ExitError, InternalError, ToolboxError } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { fastCommand } from './fast-path.js';
+import { shutdownTelemetry } from './telemetry/state.js';
 
 export const INTERNAL_ERROR_EXIT = ExitCode.internal;
 
@@ -66,6 +67,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
     return code;
   } catch (e) {
     return handleError(e, io, flags);
+  } finally {
+    // A short-lived CLI exits right after: spans and metrics must be exported first.
+    await shutdownTelemetry();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Env } from '../util/env.js';
+import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Project } from '../config.js';
@@ -18,6 +19,7 @@ import { sandboxPathsFor } from '../policy/grants.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
 import { capResult } from './cap.js';
+import { activeTelemetry, ensureTelemetry } from '../telemetry/state.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
 import { validateArgs } from './validate.js';
 import { checkArgShape } from './arg-guard.js';
@@ -90,8 +92,21 @@ export class Runtime {
     return this.cache.ids();
   }
 
-  /** Call one tool. Resolves with the result; throws ToolboxError with the documented exit code. */
+  /**
+   * Call one tool. Resolves with the result; throws ToolboxError with the documented exit code.
+   * With telemetry on (OTEL_EXPORTER_OTLP_ENDPOINT or config `telemetry.endpoint`) the call is an
+   * `execute_tool` span; otherwise no OpenTelemetry module is ever loaded.
+   */
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
+    const t = activeTelemetry() ?? (await ensureTelemetry(this.opts.env ?? process.env, this.project.config.telemetry));
+    if (!t) return this.invokeOnce(req);
+    const { withToolSpan } = await import('../telemetry/tool-span.js');
+    return withToolSpan(t, { name: req.id, callId: req.callId ?? randomUUID(), args: req.args }, () =>
+      this.invokeOnce(req),
+    );
+  }
+
+  private async invokeOnce(req: InvokeRequest): Promise<InvokeResult> {
     const t0 = performance.now();
     const entry = this.find(req.id);
     const c = entry.contract;

@@ -13,6 +13,8 @@ export interface InvokeRequest {
   /** Overrides the contract's timeout. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Id of this call in traces (gen_ai.tool.call.id); serve passes the JSON-RPC request id. Default: a UUID. */
+  callId?: string;
   /** Session id: the tool stays loaded for the session; recorded for selection memory. */
   session?: string;
   /** How arguments are named in validation messages: CLI flags (`--city`) or parameter names (default). */

@@ -9,6 +9,7 @@ import { mcpOutputSchema } from '../contract/mcp-tool.js';
 import type { ToolClient } from '../loaders/types.js';
 import { removeSession } from '../policy/session.js';
 import { Limiter } from './limiter.js';
+import { ensureTelemetry } from '../telemetry/state.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
 
@@ -64,6 +65,8 @@ export class ServeCore {
 
   /** Load the `warm: true` tools now, so their first call is fast. */
   async start(): Promise<{ loaded: string[]; failed: { id: string; error: ToolboxError }[] }> {
+    // Telemetry first, so the first request already gets its MCP span.
+    await ensureTelemetry(this.opts.env ?? process.env, this.project.config.telemetry);
     this.registry();
     return this.runtime.warm();
   }
@@ -99,10 +102,11 @@ export class ServeCore {
     session: string | undefined,
     signal?: AbortSignal,
     client?: ToolClient,
+    callId?: string,
   ): Promise<CallResult> {
     try {
       const r = await this.limiter.run(
-        () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal, client }),
+        () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal, client, callId }),
         signal,
       );
       return okResult(r, this.runtime.find(r.tool).contract);

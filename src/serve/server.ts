@@ -8,6 +8,7 @@ import { LogLevelState, toolClient } from './tool-client.js';
 import type { ServeCore } from './core.js';
 import { CALL_TOOL, META_TOOLS, SEARCH_TOOL, metaToolDefs, toolDef, type McpToolDef } from './definitions.js';
 import { badRequest, errorResult, type CallResult } from './results.js';
+import { traceCall } from './trace.js';
 
 const VERSION = '0.1.0';
 const MAX_TOP = 20;
@@ -67,25 +68,27 @@ export function createMcpServer(core: ServeCore, session: string): { server: Ser
     return { tools: [...metaToolDefs(core.visibleTools().length, top), ...extra] };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallResult> => {
-    const { name } = req.params;
-    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
-    const client = toolClient(server, extra as never, req.params._meta?.progressToken, logs);
-    if (core.opts.expose === 'search' && name === SEARCH_TOOL) return search(args, extra.signal);
-    if (core.opts.expose === 'search' && name === CALL_TOOL) {
-      if (typeof args.id !== 'string' || !args.id)
-        return badRequest(`${CALL_TOOL} needs "id": the name of a tool from ${SEARCH_TOOL}`);
-      if (
-        args.arguments !== undefined &&
-        (typeof args.arguments !== 'object' || args.arguments === null || Array.isArray(args.arguments))
-      ) {
-        return badRequest(`${CALL_TOOL}: "arguments" must be an object`);
+  server.setRequestHandler(CallToolRequestSchema, (req, extra): Promise<CallResult> =>
+    traceCall(req.params.name, req.params._meta, extra, async (): Promise<CallResult> => {
+      const { name } = req.params;
+      const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+      const client = toolClient(server, extra as never, req.params._meta?.progressToken, logs);
+      if (core.opts.expose === 'search' && name === SEARCH_TOOL) return search(args, extra.signal);
+      if (core.opts.expose === 'search' && name === CALL_TOOL) {
+        if (typeof args.id !== 'string' || !args.id)
+          return badRequest(`${CALL_TOOL} needs "id": the name of a tool from ${SEARCH_TOOL}`);
+        if (
+          args.arguments !== undefined &&
+          (typeof args.arguments !== 'object' || args.arguments === null || Array.isArray(args.arguments))
+        ) {
+          return badRequest(`${CALL_TOOL}: "arguments" must be an object`);
+        }
+        return core.call(args.id, args.arguments ?? {}, session, extra.signal, client, String(extra.requestId));
       }
-      return core.call(args.id, args.arguments ?? {}, session, extra.signal, client);
-    }
-    // A direct call, listed or not: the runtime still checks the id, permissions and arguments.
-    return core.call(name, args, session, extra.signal, client);
-  });
+      // A direct call, listed or not: the runtime still checks the id, permissions and arguments.
+      return core.call(name, args, session, extra.signal, client, String(extra.requestId));
+    }),
+  );
 
   async function search(args: Record<string, unknown>, signal: AbortSignal): Promise<CallResult> {
     if (typeof args.query !== 'string' || !args.query.trim())
