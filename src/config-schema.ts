@@ -160,7 +160,6 @@ export const CONFIG_SHAPE: MapCheck = {
       example: 'runtime: { cache_size: 32, timeout: 30s }',
       keys: {
         cache_size: positiveInt('cache_size: 32'),
-        max_result_tokens: positiveInt('max_result_tokens: 20000'),
         timeout,
         breaker: {
           kind: 'map',
@@ -171,6 +170,7 @@ export const CONFIG_SHAPE: MapCheck = {
             cooldown: positiveNumber('a positive number of seconds', 'cooldown: 30'),
           },
         },
+        max_result_tokens: positiveInt('max_result_tokens: 20000'),
       },
     },
     select: {

@@ -222,7 +222,8 @@ describe('toolbox.config.yaml validation', () => {
       config: 'runtime: fast\n',
       line: 1,
       column: 1,
-      message: /runtime: expected a mapping with keys cache_size, timeout, breaker, got the string "fast"/,
+      message:
+        /runtime: expected a mapping with keys cache_size, timeout, breaker, max_result_tokens, got the string "fast"/,
     },
     {
       name: 'an empty registry',
