@@ -51,7 +51,7 @@ export function toDefinitions(
   if (bad.length)
     throw new ToolboxError(
       'name_not_allowed',
-      `${bad.map((b) => `'${b}'`).join(', ')} cannot be ${format} tool name(s): ${format} allows ${NAME_RULES[format].allowed}`,
+      `${bad.map((b) => `'${b}'`).join(', ')} cannot be used as ${format} tool name(s): ${format} allows ${NAME_RULES[format].allowed}`,
       {
         exitCode: ExitCode.usage,
         hint: `Rename the tool(s) (e.g. '${portableName(bad[0]!)}'), or use --format mcp. \`toolbox validate\` lists every such id (rule id-provider-name).`,

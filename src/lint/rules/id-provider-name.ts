@@ -18,7 +18,7 @@ export const rule: LintRule = {
     if (!refused.length) return;
     ctx.report({
       path: ['id'],
-      message: `id '${id}' cannot be a ${refused.map((f) => LABEL[f]).join(' or ')} tool name (${NAME_RULES[refused[0]!].allowed}); select --format ${refused.join('|')} refuses it`,
+      message: `id '${id}' cannot be a tool name for ${refused.map((f) => LABEL[f]).join(' or ')} (${NAME_RULES[refused[0]!].allowed}); select --format ${refused.join('|')} refuses it`,
       hint: `Rename it, e.g. '${portableName(id)}'.`,
     });
   },

@@ -5,7 +5,7 @@ ruleTester('id-provider-name', {
   invalid: [
     {
       contract: { id: 'send-mail.v2' },
-      errors: [{ path: 'id', message: /OpenAI or Anthropic.*--format openai\|anthropic/ }],
+      errors: [{ path: 'id', message: /tool name for OpenAI or Anthropic.*--format openai\|anthropic/ }],
     },
   ],
 });
