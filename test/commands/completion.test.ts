@@ -2,12 +2,16 @@
 // the registry's tool ids (fetched from `toolbox completion --ids` at completion time).
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+import { chmodSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, REPO, cli, tempProject } from '../helpers.js';
 
 const p = tempProject();
 afterAll(() => p.cleanup());
+// A copy of the shipped registry: completion reads (and caches) the registry, never in the repository.
+const proj = tempProject();
+afterAll(() => proj.cleanup());
+cpSync(join(REPO, 'tool_registry'), join(proj.dir, 'tool_registry'), { recursive: true });
 // `toolbox` on PATH, as after an install.
 const shim = p.write('bin/toolbox', `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
 chmodSync(shim, 0o755);
@@ -23,7 +27,7 @@ function complete(src: string, words: string[]): string[] {
   const file = p.write('completion.bash', src);
   const cmd = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _toolbox_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
   const out = execFileSync('bash', ['-c', cmd], {
-    cwd: REPO,
+    cwd: proj.dir,
     encoding: 'utf8',
     env: { PATH: `${join(p.dir, 'bin')}:${process.env.PATH}`, HOME: process.env.HOME },
   });

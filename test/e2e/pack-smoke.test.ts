@@ -39,7 +39,8 @@ beforeAll(() => {
   const r = sh(APP, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], 180_000);
   install = { code: r.code, all: r.all };
 }, 400_000);
-afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+// The installed project is ~120 MB of small files: deleting it takes a while on a busy machine.
+afterAll(() => rmSync(TMP, { recursive: true, force: true }), 300_000);
 
 describe(`the packed ${NAME} tarball`, () => {
   it('holds the prebuilt dist/, the docs README links to and the LICENSE, and no prepare script', () => {
