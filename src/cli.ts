@@ -197,9 +197,27 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
   const imp = program.command('import').description('bring tools from elsewhere into the registry');
   imp
     .command('mcp')
-    .argument('[command...]', 'command that starts a stdio MCP server (after --)')
+    .argument('[command...]', 'command that starts a stdio MCP server (after --); `npx -y PKG` / `uvx PKG` install PKG')
     .description('write one contract per tool of an MCP server')
     .option('--url <url>', 'Streamable HTTP endpoint instead of a command')
+    .option(
+      '--header <h>',
+      "header for --url, 'Name: value'; name secrets as ${ENV_VAR} (repeatable)",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option('--npm <pkg>', 'install an npm package (NAME[@VERSION]) into .toolbox/servers/ and import it')
+    .option(
+      '--pypi <pkg>',
+      'install a PyPI package (NAME[==VERSION]) into a venv under .toolbox/servers/ and import it',
+    )
+    .option(
+      '--from-config <file>',
+      'import every server of a Claude Desktop, .vscode/mcp.json or .cursor/mcp.json file',
+    )
+    .option(
+      '--allow-scripts',
+      "let the package's install scripts run (npm lifecycle scripts, pip source builds): runs its code unsandboxed",
+    )
     .option('--prefix <p>', 'id prefix for the imported tools')
     .option('--out <dir>', 'folder (inside the registry) for the contracts')
     .option('--force', 'overwrite contracts a person has edited')

@@ -1,9 +1,9 @@
 import { resolveProject } from '../config.js';
 import { printJson, spinner, type CommandContext } from '../output/context.js';
 import { renderTable } from '../output/table.js';
-import type { ImportStatus } from '../mcp/import.js';
+import type { ImportReport, ImportStatus } from '../mcp/import.js';
 
-/** `toolbox import mcp [--prefix P] [--out DIR] [--force] -- <command …>` or `--url U`. */
+/** `toolbox import mcp [options] -- <command …>`, `--npm P`, `--pypi P`, `--url U` or `--from-config F`. */
 export async function importMcpCommand(
   ctx: CommandContext,
   args: unknown[],
@@ -12,19 +12,25 @@ export async function importMcpCommand(
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
   const command = (args[0] as string[] | undefined) ?? [];
   const { importMcp } = await import('../mcp/import.js');
-  const spin = await spinner(ctx, `connecting to ${opts.url ?? command.join(' ')}`);
-  let report;
+  const what = opts.fromConfig ?? opts.url ?? opts.npm ?? opts.pypi ?? command.join(' ');
+  const spin = await spinner(ctx, `importing ${String(what)}`);
+  let result;
   try {
-    report = await importMcp(project, {
+    result = await importMcp(project, {
       command,
       url: opts.url as string | undefined,
+      headers: (opts.header as string[] | undefined) ?? [],
+      npm: opts.npm as string | undefined,
+      pypi: opts.pypi as string | undefined,
+      fromConfig: opts.fromConfig as string | undefined,
+      allowScripts: Boolean(opts.allowScripts),
       prefix: opts.prefix as string | undefined,
       out: opts.out as string | undefined,
       force: Boolean(opts.force),
       network: Boolean(opts.network),
       paths: (opts.path as string[] | undefined) ?? [],
       cwd: ctx.io.cwd,
-      check: Boolean(opts.check),
+      env: ctx.io.env,
       signal: ctx.io.signal,
     });
     spin.stop();
@@ -32,20 +38,16 @@ export async function importMcpCommand(
     spin.fail();
     throw e;
   }
-  if (report.upstream) {
-    const changed = report.upstream.length > 0 ? 1 : 0;
-    if (ctx.opts.json) printJson(ctx, { server: report.server, changes: report.upstream });
-    else
-      ctx.io.stdout.write(
-        (await import('../lock/render.js')).upstreamCheckText(report.server, report.upstream, ctx.style),
-      );
-    return changed;
-  }
-  const failed = report.counts.conflict > 0 ? 1 : 0;
+  const failed = result.counts.conflict > 0 ? 1 : 0;
   if (ctx.opts.json) {
-    printJson(ctx, report);
+    printJson(ctx, result.config ? result : result.servers[0]);
     return failed;
   }
+  for (const r of result.servers) printReport(ctx, project.root, r);
+  return failed;
+}
+
+function printReport(ctx: CommandContext, root: string, report: ImportReport): void {
   const s = ctx.style;
   const colour: Record<ImportStatus, (t: string) => string> = {
     written: s.green,
@@ -54,8 +56,18 @@ export async function importMcpCommand(
     kept: s.yellow,
     overwritten: s.magenta,
     conflict: s.red,
+    skipped: s.yellow,
+    removed: s.magenta,
+    vanished: s.yellow,
   };
-  const rel = (f: string) => (f.startsWith(project.root + '/') ? f.slice(project.root.length + 1) : f);
+  const rel = (f: string) => (f.startsWith(root + '/') ? f.slice(root.length + 1) : f);
+  const err = (t: string) => ctx.io.stderr.write(`${t}\n`);
+  const p = report.package;
+  if (p)
+    err(
+      `${p.installed ? 'installed' : 'already installed'} ${p.name}@${p.version} (${p.registry}) in ${rel(p.dir)}${p.installed ? `, lifecycle scripts ${p.scripts}` : ''}`,
+    );
+  if (ctx.opts.verbose) for (const b of report.binds) err(`bound read-only: ${b.path} (${b.why})`);
   ctx.io.stdout.write(
     renderTable(
       ['status', 'id', 'server tool', 'file'],
@@ -67,9 +79,6 @@ export async function importMcpCommand(
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${k}`)
     .join(', ');
-  ctx.io.stderr.write(
-    `${report.tools.length} tools from MCP server '${report.server.name}' ${report.server.version}: ${summary}\n`,
-  );
-  for (const t of report.tools) if (t.note) ctx.io.stderr.write(`${colour[t.status](t.status)} ${t.id}: ${t.note}\n`);
-  return failed;
+  err(`${report.tools.length} tools from MCP server '${report.server.name}' ${report.server.version}: ${summary}`);
+  for (const t of report.tools) if (t.note) err(`${colour[t.status](t.status)} ${t.id}: ${t.note}`);
 }

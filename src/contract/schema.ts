@@ -92,6 +92,18 @@ export const loaderConfigSchemas: Record<LoaderType, JsonSchema> = {
       url: { type: 'string', pattern: '^https?://', description: 'Streamable HTTP endpoint of the MCP server.' },
       headers: stringMap,
       tool: { type: 'string', minLength: 1, description: "The tool's name on that server." },
+      package: {
+        type: 'object',
+        description: 'The package `toolbox import mcp` installed the server from (into .toolbox/servers/), pinned.',
+        required: ['registry', 'name', 'version'],
+        additionalProperties: false,
+        properties: {
+          registry: { enum: ['npm', 'pypi'] },
+          name: { type: 'string', minLength: 1 },
+          version: { type: 'string', minLength: 1 },
+          integrity: { type: 'string', description: 'npm lockfile integrity (sha512-…) or sha256-… of the wheel.' },
+        },
+      },
     },
     oneOf: [{ required: ['command'] }, { required: ['url'] }],
   },

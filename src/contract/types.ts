@@ -33,6 +33,8 @@ export interface McpConfig {
   url?: string;
   headers?: Record<string, string>;
   tool: string;
+  /** The package the server was installed from by `import mcp` (pinned version and integrity). */
+  package?: { registry: 'npm' | 'pypi'; name: string; version: string; integrity?: string };
 }
 
 /** The contract's `sandbox` section: what the default policy is loosened or tightened to. */

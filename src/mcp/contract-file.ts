@@ -8,7 +8,16 @@ export interface ListedTool {
   title?: string;
   description?: string;
   inputSchema: JsonSchema;
-  annotations?: { title?: string };
+  outputSchema?: JsonSchema;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+  /** 2025-11-25: whether the tool may, must or must not be called as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
 }
 
 const HEADER = /^# toolbox-import: sha256=([0-9a-f]{64})\r?\n/;
@@ -32,7 +41,13 @@ export function toSnakeId(prefix: string, name: string): string {
 /** The contract toolbox writes for one server tool. */
 export function contractFor(
   tool: ListedTool,
-  opts: { id: string; provider: string; loaderConfig: Record<string, unknown>; sandbox?: ToolContract['sandbox'] },
+  opts: {
+    id: string;
+    provider: string;
+    loaderConfig: Record<string, unknown>;
+    sandbox?: ToolContract['sandbox'];
+    requires?: ToolContract['requires'];
+  },
 ): ToolContract {
   // A top-level $schema names the dialect of the server's validator; the runtime picks its own.
   const { $schema: _dialect, ...schema } = tool.inputSchema ?? { type: 'object' };
@@ -45,7 +60,12 @@ export function contractFor(
     loader: 'mcp',
     loader_config: opts.loaderConfig,
   };
+  if (tool.outputSchema && typeof tool.outputSchema === 'object') {
+    const { $schema: _d, ...out } = tool.outputSchema;
+    c.output_schema = out;
+  }
   if (opts.sandbox && Object.keys(opts.sandbox).length) c.sandbox = opts.sandbox;
+  if (opts.requires && Object.keys(opts.requires).length) c.requires = opts.requires;
   return c;
 }
 

@@ -1,22 +1,36 @@
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Project } from '../config.js';
-import type { SandboxPolicy, ToolEntry } from '../contract/types.js';
-import { compareUpstream, recordImported, type UpstreamChange } from '../lock/upstream.js';
+import type { SandboxPolicy, ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { isToolRunError } from '../sandbox/tool-run-error.js';
 import { loadRegistry } from '../registry/registry.js';
-import { writeFileAtomic } from '../util/fs.js';
-import { contractFor, fileState, renderContractFile, toSnakeId, type ListedTool } from './contract-file.js';
 import { resolveLimits } from '../sandbox/limits.js';
+import { toSnakeId, type ListedTool } from './contract-file.js';
+import { STATUSES, writeContracts, type ImportedTool, type ImportStatus } from './import-write.js';
+import { installNpmServer, installPypiServer, type ManagedServer } from './install.js';
 import { openSession, type McpTarget } from './session.js';
+import { envTemplate, parseLauncher, readClientConfig, type ServerSource } from './sources.js';
+import { resolveServerCommand, type ServerBind } from './spawn.js';
+
+export type { ImportStatus, ImportedTool } from './import-write.js';
 
 /** What `toolbox import mcp` was asked to do. */
 export interface ImportOptions {
-  /** The server command and its arguments (stdio). */
+  /** The server command and its arguments (stdio); `npx -y PKG …` / `uvx PKG …` become managed installs. */
   command?: string[];
   /** Streamable HTTP endpoint (instead of a command). */
   url?: string;
+  /** `Name: value` headers for --url; values name env vars as `${NAME}`. */
+  headers?: string[];
+  /** npm package (NAME[@VERSION]) to install into .toolbox/servers/ and import. */
+  npm?: string;
+  /** PyPI package (NAME[==VERSION]) to install into a venv under .toolbox/servers/ and import. */
+  pypi?: string;
+  /** A client config file: import every server it lists. */
+  fromConfig?: string;
+  /** Let npm run lifecycle scripts / pip build from source while installing. */
+  allowScripts?: boolean;
   prefix?: string;
   /** Folder for the contracts (resolved against cwd; must be inside the registry). Default: the registry folder. */
   out?: string;
@@ -27,48 +41,45 @@ export interface ImportOptions {
   /** Host paths the server needs, bound read-only (written into each contract's sandbox.paths). */
   paths?: string[];
   cwd: string;
-  /** Only compare the server's tools with toolbox.lock (`--check`); write nothing. */
-  check?: boolean;
+  /** The environment import-time values of `${NAME}` come from (default process.env). */
+  env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
 
-/** What happened to one tool: new file, refreshed file, nothing to do, or a person's edit kept. */
-export type ImportStatus = 'written' | 'updated' | 'unchanged' | 'kept' | 'overwritten' | 'conflict';
-
-export interface ImportedTool {
-  id: string;
-  tool: string;
-  file: string;
-  status: ImportStatus;
-  note?: string;
-}
-
-/** The outcome of one import, for the human table and --json. */
+/** The outcome of importing one server, for the human table and --json. */
 export interface ImportReport {
+  /** The name the client config gives the server (--from-config only). */
+  name?: string;
   server: { name: string; version: string };
   dir: string;
+  /** The managed install, when the server came by package name. */
+  package?: ManagedServer['package'] & { dir: string; installed: boolean; scripts: 'allowed' | 'ignored' };
+  /** Host folders bound read-only for the server, and why. */
+  binds: ServerBind[];
   tools: ImportedTool[];
   counts: Record<ImportStatus, number>;
-  /** `--check`: what changed on the server since toolbox.lock (nothing is written). */
-  upstream?: UpstreamChange[];
-  /** The lock file updated with the imported tools' definitions. */
-  lock?: string;
 }
 
-const emptyCounts = (): Record<ImportStatus, number> => ({
-  written: 0,
-  updated: 0,
-  unchanged: 0,
-  kept: 0,
-  overwritten: 0,
-  conflict: 0,
-});
+/** Every server of one import: the single place a caller (the command, toolbox.lock) reads what changed. */
+export interface ImportResult {
+  config?: string;
+  servers: ImportReport[];
+  counts: Record<ImportStatus, number>;
+}
+
+const PREFIX = /^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/;
+const SECRET_HEADER = /auth|token|key|secret|cookie|password/i;
+const toPosix = (p: string) => p.split(sep).join('/');
+const inside = (root: string, p: string) => {
+  const r = relative(root, p);
+  return !r.startsWith('..') && !isAbsolute(r);
+};
+const zero = () => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<ImportStatus, number>;
 
 function outDir(project: Project, opts: ImportOptions): string {
   const dir = opts.out ? resolve(opts.cwd, opts.out) : project.registryDir;
-  const rel = relative(project.registryDir, dir);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
+  if (!inside(project.registryDir, dir)) {
     throw usageError(
       'out_outside_registry',
       `--out ${opts.out} is outside the registry folder ${project.registryDir}`,
@@ -76,14 +87,6 @@ function outDir(project: Project, opts: ImportOptions): string {
     );
   }
   return dir;
-}
-
-/** The command as the contract stores it: paths relative to the project root, so the registry can move. */
-function contractCommand(project: Project, cwd: string, command: string): string {
-  if (!command.includes('/')) return command;
-  const abs = resolve(cwd, command);
-  const rel = relative(project.root, abs);
-  return rel.startsWith('..') || isAbsolute(rel) ? abs : rel.split(sep).join('/');
 }
 
 /** The server did not come up or answer: exit 4 (5 on a timeout), with what to try. */
@@ -97,10 +100,7 @@ function serverError(e: unknown): unknown {
   });
 }
 
-async function listTools(
-  target: McpTarget,
-  opts: ImportOptions,
-): Promise<{ server: { name: string; version: string }; tools: ListedTool[] }> {
+async function listTools(target: McpTarget, opts: ImportOptions) {
   const s = await openSession(target, {
     signal: opts.signal,
     timeoutMs: opts.timeoutMs ?? 30_000,
@@ -127,104 +127,213 @@ async function listTools(
   }
 }
 
+/** Expand `${NAME}` from the import-time environment (never written anywhere). */
+const expandNow = (v: string, env: NodeJS.ProcessEnv) =>
+  v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, n: string) => env[n] ?? '');
+
 /**
- * Connect to an MCP server, list its tools and write one contract per tool. Never overwrites a
- * file a person has edited (unless force); never takes an id another contract already uses.
+ * Project paths in a stdio command, as the contract stores them: the command and a node/python
+ * script relative to the project root (resolved there at run time); another argument naming an
+ * existing folder or file of the project becomes `${PROJECT_ROOT}/…` and is bound read-only.
  */
-export async function importMcp(project: Project, opts: ImportOptions): Promise<ImportReport> {
-  if (!opts.url === !(opts.command && opts.command.length)) {
-    throw usageError(
-      'import_source_missing',
-      opts.url ? 'give either --url or a server command, not both' : 'no MCP server given',
-      'Use `toolbox import mcp -- <command> [args…]` or `toolbox import mcp --url http://host/mcp`.',
-    );
-  }
-  const dir = outDir(project, opts);
-  const paths = (opts.paths ?? []).map((p) => resolve(opts.cwd, p));
+function projectPaths(project: Project, cwd: string, command: string, args: string[]) {
+  const rel = (abs: string) => toPosix(relative(project.root, abs)) || '.';
+  const looksLikePath = (a: string) => a === '.' || a === '..' || a.includes('/');
+  const stored =
+    looksLikePath(command) && inside(project.root, resolve(cwd, command)) ? rel(resolve(cwd, command)) : command;
+  const script = /^(node|nodejs|python(\d+(\.\d+)?)?)$/.test(command.split('/').pop()!)
+    ? args.findIndex((a) => !a.startsWith('-'))
+    : -1;
+  const paths: string[] = [];
+  const out = args.map((a, i) => {
+    if (!looksLikePath(a) || a.includes('${')) return a;
+    const abs = resolve(cwd, a);
+    if (!existsSync(abs) || !inside(project.root, abs)) return a;
+    if (i === script && args[i - 1] !== '-m') return rel(abs);
+    paths.push(rel(abs));
+    return rel(abs) === '.' ? '${PROJECT_ROOT}' : `\${PROJECT_ROOT}/${rel(abs)}`;
+  });
+  return { command: stored, args: out, paths };
+}
+
+/** Import one server: install it when it comes by name, list its tools in the sandbox, write contracts. */
+async function importServer(project: Project, src: ServerSource, opts: ImportOptions): Promise<ImportReport> {
+  const env = opts.env ?? process.env;
+  const launcher = src.command ? parseLauncher(src.command) : undefined;
+  const s: ServerSource = launcher ? { ...src, ...launcher } : src;
+  let managed: ManagedServer | undefined;
+  if (s.npm)
+    managed = await installNpmServer(project, s.npm, {
+      allowScripts: opts.allowScripts,
+      bin: s.bin,
+      env,
+      signal: opts.signal,
+    });
+  else if (s.pypi)
+    managed = await installPypiServer(project, s.pypi, {
+      allowScripts: opts.allowScripts,
+      bin: s.bin,
+      env,
+      signal: opts.signal,
+    });
+
   const sandbox: SandboxPolicy = {};
-  if (opts.network || opts.url) sandbox.network = true;
-  if (paths.length) sandbox.paths = paths;
+  const envNames = new Set<string>();
+  const paths = (opts.paths ?? []).map((p) => resolve(opts.cwd, p));
+  if (opts.network || s.url) sandbox.network = true;
   let target: McpTarget;
   let loaderBase: Record<string, unknown>;
-  if (opts.url) {
-    target = { kind: 'http', url: opts.url, headers: {} };
-    loaderBase = { url: opts.url };
+  let binds: ServerBind[] = [];
+  if (s.url) {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(s.headers ?? {})) {
+      const t = envTemplate(v);
+      if (t.literal && SECRET_HEADER.test(k))
+        throw usageError(
+          'header_secret_literal',
+          `header '${k}' carries a literal value`,
+          `Name an environment variable instead: --header '${k}: Bearer \${TOKEN_NAME}'. Contracts never hold secrets.`,
+        );
+      t.names.forEach((n) => envNames.add(n));
+      headers[k] = t.value;
+    }
+    target = {
+      kind: 'http',
+      url: s.url,
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expandNow(v, env)])),
+    };
+    loaderBase = { url: s.url, ...(Object.keys(headers).length ? { headers } : {}) };
   } else {
-    const [cmd, ...args] = opts.command!;
-    const stored = contractCommand(project, opts.cwd, cmd!);
+    const [cmd, ...rawArgs] = managed ? [join(project.root, managed.command), ...(s.command ?? [])] : s.command!;
+    const pp = projectPaths(project, opts.cwd, cmd!, rawArgs);
+    paths.push(...pp.paths.map((p) => resolve(project.root, p)));
+    const runEnv: Record<string, string> = {};
+    for (const [k, v] of Object.entries(s.env ?? {})) {
+      envNames.add(k);
+      const t = envTemplate(v);
+      t.names.forEach((n) => envNames.add(n));
+      // A literal value from a client config is used only for this listing, never written.
+      runEnv[k] = env[k] ?? (t.literal ? v : expandNow(t.value, env));
+    }
+    const stored = paths.map((p) => (inside(project.root, p) ? toPosix(relative(project.root, p)) || '.' : p));
+    if (stored.length) sandbox.paths = [...new Set(stored)];
+    const args = pp.args.map((a) => a.replace(/\$\{PROJECT_ROOT\}/g, project.root));
+    binds = resolveServerCommand(project.root, pp.command, args, {
+      pathVar: env.PATH,
+      nodeBinary: process.execPath,
+    }).binds;
     target = {
       kind: 'stdio',
       root: project.root,
-      command: stored,
+      command: pp.command,
       args,
-      env: {},
-      readOnlyPaths: paths,
+      env: runEnv,
+      readOnlyPaths: [...new Set(paths)],
       network: Boolean(opts.network),
       limits: resolveLimits(sandbox, undefined, opts.timeoutMs),
-      pathVar: process.env.PATH,
+      pathVar: env.PATH,
     };
-    loaderBase = { command: stored, args };
+    loaderBase = { command: pp.command, args: pp.args, ...(managed ? { package: managed.package } : {}) };
   }
   const { server, tools } = await listTools(target, opts);
-  if (opts.check) {
-    const upstream = compareUpstream(project, server.name, tools);
-    return { server, dir, tools: [], counts: emptyCounts(), upstream };
-  }
-  const existing = loadRegistry(project).byId;
-  const counts = emptyCounts();
-  const locked: { entry: ToolEntry; tool: ListedTool }[] = [];
-  const seen = new Set<string>();
-  const out: ImportedTool[] = [];
-  for (const t of tools) {
-    let id = toSnakeId(opts.prefix ?? '', t.name);
-    for (let n = 2; seen.has(id); n++) id = `${toSnakeId(opts.prefix ?? '', t.name).slice(0, 60)}_${n}`;
-    seen.add(id);
-    const file = join(dir, `${id}.yaml`);
-    const other = existing.get(id);
-    if (other && resolve(other.file) !== file) {
-      out.push({
-        id,
-        tool: t.name,
-        file: other.file,
-        status: 'conflict',
-        note: `id already used by ${other.file}; use --prefix`,
-      });
-      counts.conflict++;
-      continue;
-    }
-    const contract = contractFor(t, {
-      id,
-      provider: server.name,
-      loaderConfig: { ...loaderBase, tool: t.name },
-      sandbox,
-    });
-    const text = renderContractFile(contract, `MCP server '${server.name}'`);
-    let before: string | undefined;
-    try {
-      before = readFileSync(file, 'utf8');
-    } catch {
-      before = undefined;
-    }
-    const state = fileState(before, text);
-    let status: ImportStatus;
-    if (state === 'same') status = 'unchanged';
-    else if (state === 'edited' && !opts.force) status = 'kept';
-    else status = state === 'missing' ? 'written' : state === 'edited' ? 'overwritten' : 'updated';
-    if (status === 'written' || status === 'updated' || status === 'overwritten') writeFileAtomic(file, text);
-    counts[status]++;
-    if (status !== 'kept') locked.push({ entry: { contract, file }, tool: t });
-    out.push({
-      id,
-      tool: t.name,
-      file,
-      status,
-      ...(status === 'kept' ? { note: 'edited by hand; --force overwrites' } : {}),
-    });
-  }
   if (!tools.length)
     throw new ToolboxError('import_no_tools', `MCP server '${server.name}' lists no tools`, {
       exitCode: ExitCode.findings,
     });
-  const lock = locked.length ? recordImported(project, server.name, locked) : undefined;
-  return { server, dir, tools: out, counts, ...(lock ? { lock } : {}) };
+  const requires: ToolContract['requires'] = envNames.size ? { env: [...envNames].sort() } : undefined;
+  const key = (c: Record<string, unknown>) =>
+    JSON.stringify((c.package as { name?: string } | undefined)?.name ?? c.url ?? [c.command, c.args]);
+  const dir = outDir(project, opts);
+  const written = writeContracts(
+    tools,
+    {
+      dir,
+      prefix: opts.prefix ?? (src.name ? `${toSnakeId('', src.name).slice(0, 40)}_` : ''),
+      provider: server.name,
+      loaderBase,
+      sandbox,
+      requires,
+      force: Boolean(opts.force),
+      existing: loadRegistry(project, { cache: false }).byId,
+      sameServer: (c) => key(c) === key(loaderBase),
+    },
+    !s.url,
+  );
+  const counts = zero();
+  for (const t of written) counts[t.status]++;
+  return {
+    ...(src.name ? { name: src.name } : {}),
+    server,
+    dir,
+    ...(managed
+      ? {
+          package: {
+            ...managed.package,
+            dir: managed.dir,
+            installed: managed.installed,
+            scripts: managed.scripts ? 'allowed' : 'ignored',
+          },
+        }
+      : {}),
+    binds,
+    tools: written,
+    counts,
+  } as ImportReport;
+}
+
+/**
+ * Connect to each MCP server asked for, list its tools and write one contract per tool. Never
+ * overwrites a file a person has edited (unless force); never takes an id another contract uses.
+ */
+export async function importMcp(project: Project, opts: ImportOptions): Promise<ImportResult> {
+  const byName = Boolean(opts.npm || opts.pypi);
+  const command = opts.command?.length && !byName ? opts.command : undefined;
+  const given = [opts.url, command, opts.npm, opts.pypi, opts.fromConfig].filter(Boolean);
+  if (given.length !== 1) {
+    throw usageError(
+      'import_source_missing',
+      given.length ? 'give one server source: a command, --url, --npm, --pypi or --from-config' : 'no MCP server given',
+      'Use `toolbox import mcp -- npx -y <package> [args…]`, `-- <command> [args…]`, `--url http://host/mcp` or `--from-config FILE`.',
+    );
+  }
+  if (opts.prefix !== undefined && opts.prefix !== '' && !PREFIX.test(opts.prefix))
+    throw usageError(
+      'bad_prefix',
+      `--prefix '${opts.prefix}' cannot start a tool id`,
+      'A prefix is letters, digits, _ . - and starts with a letter or _, e.g. --prefix ev_.',
+    );
+  if (opts.headers?.length && !opts.url)
+    throw usageError(
+      'header_without_url',
+      '--header applies to --url imports only',
+      'Drop --header, or import with --url.',
+    );
+  const sources: ServerSource[] = opts.fromConfig
+    ? readClientConfig(resolve(opts.cwd, opts.fromConfig))
+    : [
+        {
+          // With --npm / --pypi, what follows `--` is the server's own arguments.
+          command: opts.command ?? [],
+          npm: opts.npm,
+          pypi: opts.pypi,
+          url: opts.url,
+          headers: Object.fromEntries(
+            (opts.headers ?? []).map((h) => {
+              const i = h.indexOf(':');
+              if (i < 1)
+                throw usageError(
+                  'bad_header',
+                  `--header '${h}' is not 'Name: value'`,
+                  "Write it as --header 'Authorization: Bearer ${TOKEN}'.",
+                );
+              return [h.slice(0, i).trim(), h.slice(i + 1).trim()];
+            }),
+          ),
+        },
+      ];
+  const servers: ImportReport[] = [];
+  for (const src of sources) servers.push(await importServer(project, src, opts));
+  const counts = zero();
+  for (const r of servers) for (const s of STATUSES) counts[s] += r.counts[s];
+  return { ...(opts.fromConfig ? { config: resolve(opts.cwd, opts.fromConfig) } : {}), servers, counts };
 }

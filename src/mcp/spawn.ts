@@ -1,7 +1,13 @@
-import { openSync, readSync, closeSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, resolve, sep } from 'node:path';
-import { findOnPath } from '../util/which.js';
+import { openSync, readSync, closeSync, realpathSync, existsSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { findOnPath, isExecutableFile } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
+
+/** One host folder bound read-only for a server, and why (shown by --verbose). */
+export interface ServerBind {
+  path: string;
+  why: string;
+}
 
 /** A stdio MCP server command, resolved to what the sandbox must run and see. */
 export interface ResolvedServerCommand {
@@ -9,6 +15,8 @@ export interface ResolvedServerCommand {
   args: string[];
   /** Host paths the server needs read-only (its package and dependencies, its interpreter). */
   readOnlyPaths: string[];
+  /** The same paths with the reason for each. */
+  binds: ServerBind[];
   /** Variables the interpreter needs to start in the sandbox (the contract's own `env` wins). */
   env: Record<string, string>;
 }
@@ -16,6 +24,8 @@ export interface ResolvedServerCommand {
 // Paths every sandbox tier already shows; binding them again is noise.
 const SYSTEM = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/'];
 const isSystem = (p: string) => SYSTEM.some((s) => p.startsWith(s));
+const NODE = /^(node|nodejs)$/;
+const PYTHON = /^python(\d+(\.\d+)?)?$/;
 
 function shebang(file: string): string | undefined {
   let fd: number | undefined;
@@ -47,12 +57,61 @@ function prefixOf(bin: string): string {
   return d.endsWith(`${sep}bin`) ? dirname(d) : d;
 }
 
+/** The venv a program lives in (a `bin/` folder beside `pyvenv.cfg`), judged by the path as named, not its target. */
+function venvOf(file: string): string | undefined {
+  const prefix = prefixOf(file);
+  return existsSync(join(prefix, 'pyvenv.cfg')) ? prefix : undefined;
+}
+
+const realOrUndefined = (p: string | undefined) => {
+  try {
+    return p ? realpathSync(p) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
- * Resolve a contract's `command` for the sandbox. A command with a slash is relative to the
- * project root (contracts stay valid whatever the cwd); a bare name is looked up on PATH.
- * Node scripts (`#!/usr/bin/env node`, e.g. node_modules/.bin/*) run under this toolbox's own
- * Node binary, because the sandbox's PATH has no `env node` to find; their package folder and
- * Node's prefix are bound read-only.
+ * Where a command is: a path with a slash is relative to the project root (contracts stay valid
+ * whatever the cwd); a bare name is looked up in the project first (node_modules/.bin, .venv/bin),
+ * then on PATH.
+ */
+export function locateCommand(root: string, command: string, pathVar: string | undefined): string | undefined {
+  if (command.includes('/')) return resolve(root, command);
+  for (const dir of ['node_modules/.bin', '.venv/bin']) {
+    const f = join(root, dir, command);
+    if (isExecutableFile(f)) return f;
+  }
+  return findOnPath(command, pathVar);
+}
+
+/** Index of an interpreter's script argument (the first that is not an option), or -1. */
+function scriptIndex(args: string[]): number {
+  const i = args.findIndex((a) => !a.startsWith('-'));
+  return i > 0 && args[i - 1] === '-m' ? -1 : i;
+}
+
+function notFound(command: string, found: string | undefined): ToolboxError {
+  return new ToolboxError(
+    'mcp_server_not_found',
+    `MCP server command not found: '${command}'${command.includes('/') ? ` (resolved to ${found})` : ' (not in the project nor on PATH)'}`,
+    {
+      exitCode: ExitCode.missingDeps,
+      hint:
+        isAbsolute(command) || !command.includes('/')
+          ? 'Install the server (`npm install <server package>` in the project), or give its path in loader_config.command.'
+          : 'A relative loader_config.command is resolved against the project root (the folder that holds the registry). Install the server there, or import it again (`toolbox import mcp -- npx -y <package>`).',
+    },
+  );
+}
+
+/**
+ * Resolve a contract's `command` for the sandbox, and the folders it needs. Node programs (a
+ * `node` command, or a `#!/usr/bin/env node` script such as node_modules/.bin/*) run under this
+ * toolbox's own Node binary, because the sandbox's PATH has no `env node` to find; a relative
+ * script argument of node or python is resolved against the project root, since the server's cwd
+ * in the sandbox is a fresh work dir. Only the script's package folder (its outermost node_modules),
+ * the interpreter's prefix and a venv the command lives in are bound, never the whole project.
  */
 export function resolveServerCommand(
   root: string,
@@ -60,36 +119,46 @@ export function resolveServerCommand(
   args: string[],
   opts: { pathVar?: string; nodeBinary: string },
 ): ResolvedServerCommand {
-  const found = command.includes('/') ? resolve(root, command) : findOnPath(command, opts.pathVar);
-  let real: string | undefined;
-  try {
-    if (found) real = realpathSync(found);
-  } catch {
-    real = undefined;
-  }
-  if (!real) {
-    throw new ToolboxError(
-      'mcp_server_not_found',
-      `MCP server command not found: '${command}'${command.includes('/') ? ` (resolved to ${found})` : ' (not on PATH)'}`,
-      {
-        exitCode: ExitCode.missingDeps,
-        hint:
-          isAbsolute(command) || !command.includes('/')
-            ? 'Install the server, or give its path in loader_config.command.'
-            : 'A relative loader_config.command is resolved against the project root (the folder that holds the registry). Install the server there (e.g. `npm install <server package>`).',
-      },
-    );
-  }
-  const binds = new Set<string>();
+  const found = locateCommand(root, command, opts.pathVar);
+  const real = realOrUndefined(found);
+  if (!real || !found) throw notFound(command, found);
+  const binds: ServerBind[] = [];
+  const bind = (path: string, why: string) => {
+    if (!isSystem(path + sep) && !binds.some((b) => b.path === path)) binds.push({ path, why });
+  };
+  const venv = venvOf(found);
+  if (venv) bind(venv, `the Python venv that ${basename(found)} lives in`);
+  let cmd = real;
+  let out = [...args];
+  const env: Record<string, string> = {};
   const line = shebang(real);
-  if (line && /(^|[\s/])node(\s|$)/.test(line)) {
-    const node = realpathSync(opts.nodeBinary);
-    if (!isSystem(node)) binds.add(prefixOf(node));
-    binds.add(packageRoot(real));
+  const isNode = NODE.test(basename(real)) || NODE.test(basename(found));
+  if (isNode || (line && /(^|[\s/])node(\s|$)/.test(line))) {
+    cmd = realpathSync(opts.nodeBinary);
+    bind(prefixOf(cmd), "Node's install prefix (the server runs under toolbox's own Node)");
+    if (!isNode) {
+      out = [real, ...out];
+      bind(packageRoot(real), `the package folder of ${basename(found)}`);
+    }
     // Node exits (code 13) when /etc/ssl/openssl.cnf exists but is unreadable, as after the
     // sandbox's uid drop: use OpenSSL's built-in defaults instead.
-    return { command: node, args: [real, ...args], readOnlyPaths: [...binds], env: { OPENSSL_CONF: '/dev/null' } };
+    env.OPENSSL_CONF = '/dev/null';
+  } else if (!venv && !PYTHON.test(basename(real))) {
+    bind(real.includes(`${sep}node_modules${sep}`) ? packageRoot(real) : prefixOf(real), 'the server program');
   }
-  if (!isSystem(real)) binds.add(real.includes(`${sep}node_modules${sep}`) ? packageRoot(real) : prefixOf(real));
-  return { command: real, args, readOnlyPaths: [...binds], env: {} };
+  const scriptAt = isNode || PYTHON.test(basename(real)) ? scriptIndex(out) : -1;
+  if (scriptAt >= 0) {
+    const script = realOrUndefined(resolve(root, out[scriptAt]!));
+    if (script) {
+      out[scriptAt] = script;
+      // A script at the project root gets only itself bound: its folder would be the whole project.
+      const folder = packageRoot(script);
+      bind(folder === realOrUndefined(root) ? script : folder, `the server script ${args[scriptAt]} and its folder`);
+    }
+  } else if (!isNode && line && !venv) {
+    const interp = realOrUndefined(line.split(/\s+/)[0]);
+    if (interp && !interp.endsWith(`${sep}env`))
+      bind(prefixOf(interp), `the interpreter named by ${basename(real)}'s #! line`);
+  }
+  return { command: cmd, args: out, readOnlyPaths: binds.map((b) => b.path), binds, env };
 }

@@ -1,0 +1,153 @@
+/**
+ * The file side of `import mcp`: one contract per runnable server tool, never over a person's
+ * edit (unless force), never on another contract's id; tools that vanished upstream are removed
+ * (untouched files) or flagged (edited ones).
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ToolContract, ToolEntry } from '../contract/types.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { contractFor, fileState, renderContractFile, toSnakeId, type ListedTool } from './contract-file.js';
+
+/**
+ * What happened to one tool: new file, refreshed file, nothing to do, a person's edit kept or
+ * overwritten, an id conflict, not imported because it cannot run here (skipped), gone upstream
+ * and its file removed (removed) or kept because a person edited it (vanished).
+ */
+export type ImportStatus =
+  'written' | 'updated' | 'unchanged' | 'kept' | 'overwritten' | 'conflict' | 'skipped' | 'removed' | 'vanished';
+
+export const STATUSES: ImportStatus[] = [
+  'written',
+  'updated',
+  'unchanged',
+  'kept',
+  'overwritten',
+  'conflict',
+  'skipped',
+  'removed',
+  'vanished',
+];
+
+export interface ImportedTool {
+  id: string;
+  tool: string;
+  file: string;
+  status: ImportStatus;
+  note?: string;
+}
+
+/** What the writer needs to know about one server's import. */
+export interface WritePlan {
+  dir: string;
+  prefix: string;
+  provider: string;
+  /** loader_config without `tool`. */
+  loaderBase: Record<string, unknown>;
+  sandbox?: ToolContract['sandbox'];
+  requires?: ToolContract['requires'];
+  force: boolean;
+  /** The registry as it was before this import. */
+  existing: Map<string, ToolEntry>;
+  /** Same server as an earlier import (same command, package or URL). */
+  sameServer(cfg: Record<string, unknown>): boolean;
+}
+
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a tool cannot run as a toolbox contract, or undefined. Task-augmented tools answer with a
+ * task handle that a one-shot call cannot follow; destructive tools of a stdio server write host
+ * files, and the sandbox shows every host path read-only, so each call would fail.
+ */
+export function cannotRun(t: ListedTool, stdio: boolean): string | undefined {
+  if (t.execution?.taskSupport === 'required')
+    return 'task-augmented tool (execution.taskSupport: required): toolbox calls tools directly, not as tasks';
+  const a = t.annotations;
+  if (stdio && a?.readOnlyHint === false && a.destructiveHint !== false)
+    return 'writes host files (destructiveHint), but the sandbox binds every host path read-only: each call would fail';
+  return undefined;
+}
+
+/** Write (or keep) one contract per tool and settle the tools that are gone. */
+export function writeContracts(tools: ListedTool[], plan: WritePlan, stdio: boolean): ImportedTool[] {
+  const seen = new Set<string>();
+  const out: ImportedTool[] = [];
+  const files = new Set<string>();
+  for (const t of tools) {
+    let id = toSnakeId(plan.prefix, t.name);
+    for (let n = 2; seen.has(id); n++) id = `${toSnakeId(plan.prefix, t.name).slice(0, 60)}_${n}`;
+    seen.add(id);
+    const file = join(plan.dir, `${id}.yaml`);
+    const why = cannotRun(t, stdio);
+    if (why) {
+      out.push({ id, tool: t.name, file, status: 'skipped', note: why });
+      continue;
+    }
+    files.add(file);
+    const other = plan.existing.get(id);
+    if (other && resolve(other.file) !== file) {
+      out.push({
+        id,
+        tool: t.name,
+        file: other.file,
+        status: 'conflict',
+        note: `id already used by ${other.file}; use --prefix`,
+      });
+      continue;
+    }
+    const contract = contractFor(t, {
+      id,
+      provider: plan.provider,
+      loaderConfig: { ...plan.loaderBase, tool: t.name },
+      sandbox: plan.sandbox,
+      requires: plan.requires,
+    });
+    const text = renderContractFile(contract, `MCP server '${plan.provider}'`);
+    const state = fileState(readOrUndefined(file), text);
+    let status: ImportStatus;
+    if (state === 'same') status = 'unchanged';
+    else if (state === 'edited' && !plan.force) status = 'kept';
+    else status = state === 'missing' ? 'written' : state === 'edited' ? 'overwritten' : 'updated';
+    if (status === 'written' || status === 'updated' || status === 'overwritten') writeFileAtomic(file, text);
+    out.push({
+      id,
+      tool: t.name,
+      file,
+      status,
+      ...(status === 'kept' ? { note: 'edited by hand; --force overwrites' } : {}),
+    });
+  }
+  // Contracts an earlier import of this server wrote into this folder whose tool is gone (or now skipped).
+  for (const e of plan.existing.values()) {
+    const file = resolve(e.file);
+    const cfg = e.contract.loader_config;
+    if (e.contract.loader !== 'mcp' || files.has(file) || !file.startsWith(plan.dir + '/') || !plan.sameServer(cfg))
+      continue;
+    const tool = String(cfg.tool);
+    const text = readOrUndefined(file);
+    const untouched = text !== undefined && fileState(text, '') === 'stale';
+    if (untouched || plan.force) rmSync(file, { force: true });
+    const skipped = out.find((o) => o.status === 'skipped' && o.tool === tool);
+    if (skipped)
+      skipped.note = `${skipped.note}; ${untouched || plan.force ? 'its earlier contract was removed' : `its edited contract ${file} was kept`}`;
+    else
+      out.push({
+        id: e.contract.id,
+        tool,
+        file,
+        status: untouched || plan.force ? 'removed' : 'vanished',
+        note:
+          untouched || plan.force
+            ? 'no longer offered by the server'
+            : 'no longer offered by the server; edited by hand, so kept (--force removes)',
+      });
+  }
+  return out;
+}
