@@ -66,6 +66,9 @@ export function normalizeBin(b: string | BinRequirement): BinRequirement {
 
 function installHint(name: string, env: NodeJS.ProcessEnv, root: string): string {
   const base = name.split('/').pop()!;
+  // Servers `toolbox import mcp` installed live in the (uncommitted) state folder: install again.
+  if (name.startsWith('.toolbox/servers/'))
+    return `run \`toolbox import mcp\` again to reinstall the server (see loader_config.package)`;
   if (name.includes('/')) return `make ${name} exist and be executable`;
   const apt = APT[base];
   if (apt && which('apt-get', env, root)) return `apt-get install ${apt}`;

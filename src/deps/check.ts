@@ -2,7 +2,9 @@
  * The dependency check of a set of tools: cached results where nothing changed; for the rest, one
  * checker run per Python interpreter (all tools' lines at once), Node/PATH/env lookups in process.
  */
+import { join } from 'node:path';
 import { displayPath } from '../util/paths.js';
+import { PROJECT_BIN_DIRS } from '../util/which.js';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import { checkBin } from './bins.js';
@@ -132,6 +134,10 @@ async function assemble(
     }
   }
   for (const n of decl.node) rows.push(await checkNodePackage(n, decl.nodeFrom, project.root, env, p.watch));
+  // A bare server command that appears in the project later (npm install) must invalidate a cached "missing".
+  const lc = p.entry.contract.loader_config;
+  if (p.entry.contract.loader === 'mcp' && typeof lc.command === 'string' && !lc.command.includes('/'))
+    for (const dir of PROJECT_BIN_DIRS) watchFile(p.watch, join(project.root, dir, lc.command));
   rows.push(...(await Promise.all(decl.bins.map((b) => checkBin(b, project.root, env, p.watch)))));
   for (const name of decl.env) {
     const set = envSet(env, name);

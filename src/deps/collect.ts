@@ -6,6 +6,7 @@
 import { dirname, resolve } from 'node:path';
 import type { Project } from '../config.js';
 import type { BinRequirement, ToolEntry } from '../contract/types.js';
+import { findInProject } from '../util/which.js';
 import { normalizeBin } from './bins.js';
 import { parseNodeRequires, type NodeReq } from './node.js';
 import { parsePythonRequires, type PythonDecl } from './requirements-txt.js';
@@ -52,7 +53,9 @@ export function collect(project: Project, entry: ToolEntry): Declared {
   let nodeFrom = contractDir;
   if (c.loader === 'node_module' && typeof lc.module === 'string') nodeFrom = dirname(resolve(project.root, lc.module));
   if (c.loader === 'mcp') {
-    if (typeof lc.command === 'string' && !bins.some((b) => b.name === lc.command)) bins.unshift({ name: lc.command });
+    // A bare server command is looked up in the project first, as the loader does.
+    const cmd = typeof lc.command === 'string' ? (findInProject(project.root, lc.command) ?? lc.command) : undefined;
+    if (cmd && !bins.some((b) => b.name === cmd || b.name === lc.command)) bins.unshift({ name: cmd });
     varsIn([lc.command, lc.args, lc.env, lc.url, lc.headers], env);
     // Set by the mcp loader itself (the project root), never taken from the host.
     if (!r.env?.includes('PROJECT_ROOT')) env.delete('PROJECT_ROOT');

@@ -218,10 +218,15 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
     const stored = paths.map((p) => (inside(project.root, p) ? toPosix(relative(project.root, p)) || '.' : p));
     if (stored.length) sandbox.paths = [...new Set(stored)];
     const args = pp.args.map((a) => a.replace(/\$\{PROJECT_ROOT\}/g, project.root));
-    binds = resolveServerCommand(project.root, pp.command, args, {
-      pathVar: env.PATH,
-      nodeBinary: process.execPath,
-    }).binds;
+    binds = [
+      ...resolveServerCommand(project.root, pp.command, args, { pathVar: env.PATH, nodeBinary: process.execPath })
+        .binds,
+      ...(opts.paths ?? []).map((p) => ({ path: resolve(opts.cwd, p), why: 'given with --path (sandbox.paths)' })),
+      ...pp.paths.map((p) => ({
+        path: resolve(project.root, p),
+        why: "named in the server's arguments (sandbox.paths)",
+      })),
+    ];
     target = {
       kind: 'stdio',
       root: project.root,

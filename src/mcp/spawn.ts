@@ -1,6 +1,6 @@
 import { openSync, readSync, closeSync, realpathSync, existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { findOnPath, isExecutableFile } from '../util/which.js';
+import { findInProject, findOnPath } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 
 /** One host folder bound read-only for a server, and why (shown by --verbose). */
@@ -78,11 +78,8 @@ const realOrUndefined = (p: string | undefined) => {
  */
 export function locateCommand(root: string, command: string, pathVar: string | undefined): string | undefined {
   if (command.includes('/')) return resolve(root, command);
-  for (const dir of ['node_modules/.bin', '.venv/bin']) {
-    const f = join(root, dir, command);
-    if (isExecutableFile(f)) return f;
-  }
-  return findOnPath(command, pathVar);
+  const local = findInProject(root, command);
+  return local ? join(root, local) : findOnPath(command, pathVar);
 }
 
 /** Index of an interpreter's script argument (the first that is not an option), or -1. */

@@ -26,3 +26,12 @@ export function findOnPath(name: string, pathVar: string | undefined): string | 
   }
   return undefined;
 }
+
+/** Where a project installs programs: npm's node_modules/.bin, then a .venv's bin. */
+export const PROJECT_BIN_DIRS = ['node_modules/.bin', '.venv/bin'];
+
+/** A bare program name installed in the project (relative path, e.g. node_modules/.bin/x), or undefined. */
+export function findInProject(root: string, name: string): string | undefined {
+  for (const dir of PROJECT_BIN_DIRS) if (isExecutableFile(join(root, dir, name))) return `${dir}/${name}`;
+  return undefined;
+}
