@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
-import type { JsonSchema, ToolContract } from '../contract/types.js';
+import type { JsonSchema, ToolContract, ToolIcon } from '../contract/types.js';
 
 /** What one tool of a server looks like in tools/list (the parts toolbox uses). */
 export interface ListedTool {
@@ -16,10 +16,12 @@ export interface ListedTool {
     idempotentHint?: boolean;
     openWorldHint?: boolean;
   };
+  icons?: ToolIcon[];
   /** 2025-11-25: whether the tool may, must or must not be called as a task. */
   execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
 }
 
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 const HEADER = /^# toolbox-import: sha256=([0-9a-f]{64})\r?\n/;
 const ID_MAX = 64;
 
@@ -60,6 +62,15 @@ export function contractFor(
     loader: 'mcp',
     loader_config: opts.loaderConfig,
   };
+  const title = tool.title ?? tool.annotations?.title;
+  if (title) c.title = title;
+  const hints = Object.fromEntries(
+    HINTS.filter((k) => typeof tool.annotations?.[k] === 'boolean').map((k) => [k, tool.annotations![k]]),
+  );
+  if (Object.keys(hints).length) c.annotations = hints;
+  // Only icons the contract schema accepts (https: or data:); a server's http: icon is dropped.
+  const icons = (tool.icons ?? []).filter((i) => typeof i?.src === 'string' && /^(https:\/\/|data:)/.test(i.src));
+  if (icons.length) c.icons = icons;
   if (tool.outputSchema && typeof tool.outputSchema === 'object') {
     const { $schema: _d, ...out } = tool.outputSchema;
     c.output_schema = out;

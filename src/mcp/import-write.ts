@@ -124,13 +124,15 @@ export function writeContracts(tools: ListedTool[], plan: WritePlan, stdio: bool
       ...(status === 'kept' ? { note: 'edited by hand; --force overwrites' } : {}),
     });
   }
-  // Contracts an earlier import of this server wrote into this folder whose tool is gone (or now skipped).
+  // Contracts an earlier import of this server wrote into this folder whose tool is gone (or now
+  // skipped). A contract for a tool still offered (say, imported under another prefix) is left alone.
+  const offered = new Set(out.filter((o) => o.status !== 'skipped').map((o) => o.tool));
   for (const e of plan.existing.values()) {
     const file = resolve(e.file);
     const cfg = e.contract.loader_config;
-    if (e.contract.loader !== 'mcp' || files.has(file) || !file.startsWith(plan.dir + '/') || !plan.sameServer(cfg))
-      continue;
     const tool = String(cfg.tool);
+    if (e.contract.loader !== 'mcp' || files.has(file) || offered.has(tool)) continue;
+    if (!file.startsWith(plan.dir + '/') || !plan.sameServer(cfg)) continue;
     const text = readOrUndefined(file);
     const untouched = text !== undefined && fileState(text, '') === 'stale';
     if (untouched || plan.force) rmSync(file, { force: true });

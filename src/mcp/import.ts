@@ -205,7 +205,7 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
     loaderBase = { url: s.url, ...(Object.keys(headers).length ? { headers } : {}) };
   } else {
     const [cmd, ...rawArgs] = managed ? [join(project.root, managed.command), ...(s.command ?? [])] : s.command!;
-    const pp = projectPaths(project, opts.cwd, cmd!, rawArgs);
+    const pp = projectPaths(project, src.cwd ?? opts.cwd, cmd!, rawArgs);
     paths.push(...pp.paths.map((p) => resolve(project.root, p)));
     const runEnv: Record<string, string> = {};
     for (const [k, v] of Object.entries(s.env ?? {})) {
@@ -314,7 +314,7 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
       'Drop --header, or import with --url.',
     );
   const sources: ServerSource[] = opts.fromConfig
-    ? readClientConfig(resolve(opts.cwd, opts.fromConfig))
+    ? readClientConfig(resolve(opts.cwd, opts.fromConfig), opts.cwd)
     : [
         {
           // With --npm / --pypi, what follows `--` is the server's own arguments.

@@ -4,6 +4,7 @@
  * config file lists (Claude Desktop, VS Code, Cursor).
  */
 import { readFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 
 /** One server to import. Env and header values may hold `${NAME}`: names only, never secrets. */
@@ -19,6 +20,8 @@ export interface ServerSource {
   headers?: Record<string, string>;
   /** Variables the server reads: name → `${NAME}` or a literal used only while importing. */
   env?: Record<string, string>;
+  /** The folder relative commands and paths are resolved against (a client config's workspace). */
+  cwd?: string;
 }
 
 /**
@@ -104,8 +107,15 @@ function configError(file: string, message: string): ToolboxError {
 const strings = (m: Record<string, unknown> | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(m ?? {}).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
 
-/** The servers of a client config file, in file order. Values of env and headers are kept only as templates. */
-export function readClientConfig(file: string): ServerSource[] {
+/**
+ * The servers of a client config file, in file order. Values of env and headers are kept only as
+ * templates. `${workspaceFolder}` (VS Code, Cursor) becomes `workspace`: the folder above a
+ * .vscode/ or .cursor/ folder the file is in, else the caller's folder.
+ */
+export function readClientConfig(file: string, cwd: string): ServerSource[] {
+  const parent = dirname(file);
+  const workspace = /^\.(vscode|cursor)$/.test(basename(parent)) ? dirname(parent) : cwd;
+  const ws = (v: string) => v.replace(/\$\{(workspaceFolder|workspaceRoot)\}/g, workspace);
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));
@@ -126,8 +136,8 @@ export function readClientConfig(file: string): ServerSource[] {
     if (s.url) {
       out.push({ name, url: s.url, headers: strings(s.headers) });
     } else if (typeof s.command === 'string' && s.command) {
-      const args = (s.args ?? []).map(String);
-      out.push({ name, command: [s.command, ...args], env: strings(s.env) });
+      const args = (s.args ?? []).map((a) => ws(String(a)));
+      out.push({ name, command: [ws(s.command), ...args], env: strings(s.env), cwd: workspace });
     } else {
       throw configError(file, `server '${name}' has neither "command" nor "url"`);
     }
