@@ -1,4 +1,4 @@
-import { openSync, readSync, closeSync, realpathSync, existsSync } from 'node:fs';
+import { openSync, readSync, closeSync, realpathSync, existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findInProject, findOnPath } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
@@ -63,6 +63,16 @@ function venvOf(file: string): string | undefined {
   return existsSync(join(prefix, 'pyvenv.cfg')) ? prefix : undefined;
 }
 
+/** The install prefix of the interpreter a venv was made from (pyvenv.cfg `home`, real path). */
+function venvHome(venv: string): string | undefined {
+  try {
+    const home = /^home\s*=\s*(.+)$/m.exec(readFileSync(join(venv, 'pyvenv.cfg'), 'utf8'))?.[1]?.trim();
+    return home ? prefixOf(join(realpathSync(home), 'python')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const realOrUndefined = (p: string | undefined) => {
   try {
     return p ? realpathSync(p) : undefined;
@@ -124,7 +134,11 @@ export function resolveServerCommand(
     if (!isSystem(path + sep) && !binds.some((b) => b.path === path)) binds.push({ path, why });
   };
   const venv = venvOf(found);
-  if (venv) bind(venv, `the Python venv that ${basename(found)} lives in`);
+  if (venv) {
+    bind(venv, `the Python venv that ${basename(found)} lives in`);
+    const home = venvHome(venv);
+    if (home) bind(home, 'the Python installation the venv was made from');
+  }
   let cmd = real;
   let out = [...args];
   const env: Record<string, string> = {};
