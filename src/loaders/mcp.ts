@@ -161,7 +161,19 @@ export const loader: Loader = {
           } else {
             session = await openSession(target, { ...open, signal: ac.signal });
           }
-          return await callOnce(session, cfg.tool, args, cc, ac.signal, cc.limits.timeoutMs - (Date.now() - started));
+          const out = await callOnce(
+            session,
+            cfg.tool,
+            args,
+            cc,
+            ac.signal,
+            cc.limits.timeoutMs - (Date.now() - started),
+          );
+          if (ctx.verbose && session.binds.length) {
+            const said = session.binds.map((b) => `bound read-only: ${b.path} (${b.why})`).join('\n');
+            out.logs = `${said}\n${out.logs ?? ''}`;
+          }
+          return out;
         } catch (e) {
           throw mapError(e, cfg.tool, timedOut, cc.signal, session);
         } finally {

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
-import { resolveServerCommand } from './spawn.js';
+import { resolveServerCommand, type ServerBind } from './spawn.js';
 import { startServerProcess } from './process.js';
 
 /** Where an MCP server is: a stdio command (run in the sandbox) or a Streamable HTTP URL. */
@@ -25,6 +25,8 @@ export interface McpSession {
   /** The server's name and version from `initialize`. */
   server: { name: string; version: string };
   tier: SandboxTier;
+  /** Host folders bound read-only for a stdio server, and why (for --verbose). */
+  binds: ServerBind[];
   /** The last bytes the server wrote on stderr (stdio only). */
   stderr: LogTail;
   readonly closed: boolean;
@@ -76,12 +78,17 @@ export async function openSession(
   let tier: SandboxTier = 'none';
   let kill = async () => {};
   let what: string;
+  let binds: ServerBind[] = [];
   if (target.kind === 'stdio') {
     const resolved = resolveServerCommand(target.root, target.command, target.args, {
       pathVar: target.pathVar,
       nodeBinary: opts.nodeBinary,
     });
     what = [target.command, ...target.args].join(' ');
+    binds = [
+      ...resolved.binds,
+      ...target.readOnlyPaths.map((path) => ({ path, why: 'sandbox.paths of the contract' })),
+    ];
     const started = await startServerProcess({
       command: resolved.command,
       args: resolved.args,
@@ -122,6 +129,7 @@ export async function openSession(
     client,
     server: { name: v?.name ?? 'mcp', version: v?.version ?? '' },
     tier,
+    binds,
     stderr,
     get closed() {
       return closed;

@@ -38,6 +38,8 @@ describe("a project's own server: only its folder is visible in the sandbox", ()
     expect(env.stdout).not.toContain(SECRET);
     const own = await cli(['run', 'read', '--path', join(p.dir, 'servers/tiny/tools.txt'), '--json'], { cwd: p.dir });
     expect(own.json.result).toContain('stat');
+    const verbose = await cli(['run', 'read', '--path', '/nowhere', '--verbose'], { cwd: p.dir });
+    expect(verbose.stderr).toContain(`bound read-only: ${join(p.dir, 'servers/tiny')}`);
   });
 
   it('re-import removes the untouched contract of a vanished tool and flags an edited one', async () => {
