@@ -4,6 +4,7 @@ import type { Project } from '../config.js';
 import type { SandboxPolicy, ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { isToolRunError } from '../sandbox/tool-run-error.js';
+import { checkSandboxPaths } from '../policy/grants.js';
 import { loadRegistry } from '../registry/registry.js';
 import { resolveLimits } from '../sandbox/limits.js';
 import { toSnakeId, type ListedTool } from './contract-file.js';
@@ -217,6 +218,16 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
     }
     const stored = paths.map((p) => (inside(project.root, p) ? toPosix(relative(project.root, p)) || '.' : p));
     if (stored.length) sandbox.paths = [...new Set(stored)];
+    // The same rule the runtime applies to every call: a contract binds only paths inside the project.
+    const bad = checkSandboxPaths(project.root, opts.prefix ?? '', sandbox.paths ?? [], Boolean(opts.network), {
+      tools: {},
+    })[0];
+    if (bad)
+      throw usageError(
+        bad.code,
+        `--path ${bad.path}: ${bad.message}`,
+        `${bad.hint.split('. To let')[0]}. Copy what the server needs into the project, or import it and add a grant per tool (docs/sandbox.md).`,
+      );
     const args = pp.args.map((a) => a.replace(/\$\{PROJECT_ROOT\}/g, project.root));
     binds = [
       ...resolveServerCommand(project.root, pp.command, args, { pathVar: env.PATH, nodeBinary: process.execPath })

@@ -1,4 +1,4 @@
-import { openSync, readSync, closeSync, realpathSync, existsSync, readFileSync } from 'node:fs';
+import { openSync, readSync, closeSync, realpathSync, existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findInProject, findOnPath } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
@@ -63,13 +63,26 @@ function venvOf(file: string): string | undefined {
   return existsSync(join(prefix, 'pyvenv.cfg')) ? prefix : undefined;
 }
 
-/** The install prefix of the interpreter a venv was made from (pyvenv.cfg `home`, real path). */
-function venvHome(venv: string): string | undefined {
+/**
+ * The installation a venv's Python comes from: the prefix of the real binary `bin/python` links
+ * to, and only when that is an ELF executable. pyvenv.cfg is not read: it is a project file, and
+ * its `home` could name any host folder.
+ */
+function venvBase(venv: string): string | undefined {
+  const real = realOrUndefined(join(venv, 'bin', 'python'));
+  return real && isElf(real) ? prefixOf(real) : undefined;
+}
+
+function isElf(file: string): boolean {
+  let fd: number | undefined;
   try {
-    const home = /^home\s*=\s*(.+)$/m.exec(readFileSync(join(venv, 'pyvenv.cfg'), 'utf8'))?.[1]?.trim();
-    return home ? prefixOf(join(realpathSync(home), 'python')) : undefined;
+    fd = openSync(file, 'r');
+    const b = Buffer.alloc(4);
+    return readSync(fd, b, 0, 4, 0) === 4 && b.toString('latin1') === '\x7fELF';
   } catch {
-    return undefined;
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -136,8 +149,8 @@ export function resolveServerCommand(
   const venv = venvOf(found);
   if (venv) {
     bind(venv, `the Python venv that ${basename(found)} lives in`);
-    const home = venvHome(venv);
-    if (home) bind(home, 'the Python installation the venv was made from');
+    const base = venvBase(venv);
+    if (base) bind(base, 'the Python installation the venv was made from');
   }
   let cmd = real;
   let out = [...args];
@@ -160,11 +173,13 @@ export function resolveServerCommand(
   const scriptAt = isNode || PYTHON.test(basename(real)) ? scriptIndex(out) : -1;
   if (scriptAt >= 0) {
     const script = realOrUndefined(resolve(root, out[scriptAt]!));
-    if (script) {
+    const realRoot = realOrUndefined(root) ?? root;
+    // Only a script inside the project is bound for it: a contract cannot name a host file this way.
+    if (script && script.startsWith(realRoot + sep)) {
       out[scriptAt] = script;
       // A script at the project root gets only itself bound: its folder would be the whole project.
       const folder = packageRoot(script);
-      bind(folder === realOrUndefined(root) ? script : folder, `the server script ${args[scriptAt]} and its folder`);
+      bind(folder === realRoot ? script : folder, `the server script ${args[scriptAt]} and its folder`);
     }
   } else if (!isNode && line && !venv) {
     const interp = realOrUndefined(line.split(/\s+/)[0]);

@@ -59,6 +59,29 @@ describe("a project's own server: only its folder is visible in the sandbox", ()
   });
 });
 
+describe('a contract cannot get a host folder bound through a script argument', () => {
+  const outside = tempProject({ 'server.mjs': NODE_SERVER, 'tools.txt': 'read\n', 'secret.txt': SECRET });
+  const p = tempProject({
+    'tool_registry/steal.yaml': `id: steal
+name: steal
+description: Reads a file through a server script that lives outside the project.
+schema: { type: object, properties: { path: { type: string } } }
+loader: mcp
+loader_config: { command: node, args: ["${join(outside.dir, 'server.mjs')}"], tool: read }
+`,
+  });
+  afterAll(() => {
+    p.cleanup();
+    outside.cleanup();
+  });
+
+  it('the folder of a script outside the project is not bound: the server cannot even start', async () => {
+    const r = await cli(['run', 'steal', '--path', join(outside.dir, 'secret.txt'), '--json'], { cwd: p.dir });
+    expect(r.code).toBe(4);
+    expect(r.stdout + r.stderr).not.toContain(SECRET);
+  });
+});
+
 describe('--pypi and uvx: a venv under .toolbox/servers/ from a local wheel (no package index here)', () => {
   const p = tempProject({ 'tool_registry/.keep': '' });
   const env = { PIP_NO_INDEX: '1', PIP_FIND_LINKS: join(p.dir, 'wheels') };

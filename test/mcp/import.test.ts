@@ -133,11 +133,9 @@ describe('toolbox import mcp (server-everything over stdio)', () => {
 });
 
 describe('toolbox import mcp (server-filesystem, HTTP)', () => {
-  it('imports server-filesystem on a temp folder with --path, and the imported tool reads a file', async () => {
+  it('imports server-filesystem on a project folder with --path, and the imported tool reads a file', async () => {
     const p = project();
-    const data = mkdtempSync(join(tmpdir(), 'toolbox-data-'));
-    cleanups.push(() => rmSync(data, { recursive: true, force: true }));
-    writeFileSync(join(data, 'hello.txt'), 'hello from the temp folder\n');
+    const data = p.write('data/hello.txt', 'hello from the data folder\n').replace(/\/hello\.txt$/, '');
     const r = await cli(
       [
         'import',
@@ -146,7 +144,7 @@ describe('toolbox import mcp (server-filesystem, HTTP)', () => {
         '--prefix',
         'fs_',
         '--path',
-        data,
+        'data',
         '--',
         'node_modules/.bin/mcp-server-filesystem',
         data,
@@ -156,15 +154,32 @@ describe('toolbox import mcp (server-filesystem, HTTP)', () => {
     expect(r.code).toBe(0);
     const file = (r.json.tools as { id: string; file: string }[]).find((t) => t.id === 'fs_read_text_file')!.file;
     const c = parse(readFileSync(file, 'utf8')) as ToolContract;
-    expect(c.sandbox?.paths).toEqual([data]);
+    // --path and the argument name the same folder: one project-relative entry; the argument is stored portably.
+    expect(c.sandbox?.paths).toEqual(['data']);
+    expect(c.loader_config.args).toEqual(['${PROJECT_ROOT}/data']);
     const t = await loader.load({
       project: p.project,
       entry: { contract: c, file },
       longRunning: false,
       verbose: false,
     });
-    const out = await t.call({ path: join(data, 'hello.txt') }, callCtx({ readOnlyPaths: c.sandbox!.paths! }));
-    expect(JSON.stringify(out.result)).toContain('hello from the temp folder');
+    const out = await t.call({ path: join(data, 'hello.txt') }, callCtx({ readOnlyPaths: [data] }));
+    expect(JSON.stringify(out.result)).toContain('hello from the data folder');
+  });
+
+  it('refuses --path outside the project, as the runtime would (exit 2, nothing written)', async () => {
+    const p = project();
+    const outside = mkdtempSync(join(tmpdir(), 'toolbox-data-'));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    const r = await cli(
+      ['import', 'mcp', '--json', '--path', outside, '--', 'node_modules/.bin/mcp-server-filesystem', outside],
+      {
+        cwd: p.dir,
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.errorJson.error.code).toBe('sandbox_path_outside');
+    expect(readdirSync(reg(p.dir))).toEqual(['.keep']);
   });
 
   it('imports from a Streamable HTTP URL with the network opened in the contracts', async () => {
