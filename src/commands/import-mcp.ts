@@ -1,7 +1,6 @@
 import { resolveProject } from '../config.js';
 import { printJson, spinner, type CommandContext } from '../output/context.js';
-import { renderTable } from '../output/table.js';
-import type { ImportReport, ImportStatus } from '../mcp/import.js';
+import { printImportReport } from '../output/import-report.js';
 
 /** `toolbox import mcp [options] -- <command …>`, `--npm P`, `--pypi P`, `--url U` or `--from-config F`. */
 export async function importMcpCommand(
@@ -30,6 +29,7 @@ export async function importMcpCommand(
       network: Boolean(opts.network),
       paths: (opts.path as string[] | undefined) ?? [],
       cwd: ctx.io.cwd,
+      check: Boolean(opts.check),
       env: ctx.io.env,
       signal: ctx.io.signal,
     });
@@ -38,47 +38,25 @@ export async function importMcpCommand(
     spin.fail();
     throw e;
   }
+  if (opts.check) {
+    const changed = result.servers.some((r) => r.upstream?.length) ? 1 : 0;
+    const changes = result.servers.map((r) => ({
+      ...(r.name ? { name: r.name } : {}),
+      server: r.server,
+      changes: r.upstream,
+    }));
+    if (ctx.opts.json) printJson(ctx, result.config ? { config: result.config, servers: changes } : changes[0]);
+    else {
+      const { upstreamCheckText } = await import('../lock/render.js');
+      for (const r of result.servers) ctx.io.stdout.write(upstreamCheckText(r.server, r.upstream ?? [], ctx.style));
+    }
+    return changed;
+  }
   const failed = result.counts.conflict > 0 ? 1 : 0;
   if (ctx.opts.json) {
     printJson(ctx, result.config ? result : result.servers[0]);
     return failed;
   }
-  for (const r of result.servers) printReport(ctx, project.root, r);
+  for (const r of result.servers) printImportReport(ctx, project.root, r);
   return failed;
-}
-
-function printReport(ctx: CommandContext, root: string, report: ImportReport): void {
-  const s = ctx.style;
-  const colour: Record<ImportStatus, (t: string) => string> = {
-    written: s.green,
-    updated: s.cyan,
-    unchanged: s.dim,
-    kept: s.yellow,
-    overwritten: s.magenta,
-    conflict: s.red,
-    skipped: s.yellow,
-    removed: s.magenta,
-    vanished: s.yellow,
-  };
-  const rel = (f: string) => (f.startsWith(root + '/') ? f.slice(root.length + 1) : f);
-  const err = (t: string) => ctx.io.stderr.write(`${t}\n`);
-  const p = report.package;
-  if (p)
-    err(
-      `${p.installed ? 'installed' : 'already installed'} ${p.name}@${p.version} (${p.registry}) in ${rel(p.dir)}${p.installed ? `, lifecycle scripts ${p.scripts}` : ''}`,
-    );
-  if (ctx.opts.verbose) for (const b of report.binds) err(`bound read-only: ${b.path} (${b.why})`);
-  ctx.io.stdout.write(
-    renderTable(
-      ['status', 'id', 'server tool', 'file'],
-      report.tools.map((t) => [colour[t.status](t.status), t.id, t.tool, rel(t.file)]),
-      { header: s.bold },
-    ),
-  );
-  const summary = (Object.entries(report.counts) as [ImportStatus, number][])
-    .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${n} ${k}`)
-    .join(', ');
-  err(`${report.tools.length} tools from MCP server '${report.server.name}' ${report.server.version}: ${summary}`);
-  for (const t of report.tools) if (t.note) err(`${colour[t.status](t.status)} ${t.id}: ${t.note}`);
 }

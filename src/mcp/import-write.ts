@@ -75,10 +75,17 @@ export function cannotRun(t: ListedTool, stdio: boolean): string | undefined {
   return undefined;
 }
 
+/** What one server's write did: a row per tool, and the contracts toolbox now stands behind (for toolbox.lock). */
+export interface WriteResult {
+  tools: ImportedTool[];
+  locked: { entry: ToolEntry; tool: ListedTool }[];
+}
+
 /** Write (or keep) one contract per tool and settle the tools that are gone. */
-export function writeContracts(tools: ListedTool[], plan: WritePlan, stdio: boolean): ImportedTool[] {
+export function writeContracts(tools: ListedTool[], plan: WritePlan, stdio: boolean): WriteResult {
   const seen = new Set<string>();
   const out: ImportedTool[] = [];
+  const locked: WriteResult['locked'] = [];
   const files = new Set<string>();
   for (const t of tools) {
     let id = toSnakeId(plan.prefix, t.name);
@@ -116,6 +123,7 @@ export function writeContracts(tools: ListedTool[], plan: WritePlan, stdio: bool
     else if (state === 'edited' && !plan.force) status = 'kept';
     else status = state === 'missing' ? 'written' : state === 'edited' ? 'overwritten' : 'updated';
     if (status === 'written' || status === 'updated' || status === 'overwritten') writeFileAtomic(file, text);
+    if (status !== 'kept') locked.push({ entry: { contract, file }, tool: t });
     out.push({
       id,
       tool: t.name,
@@ -151,5 +159,5 @@ export function writeContracts(tools: ListedTool[], plan: WritePlan, stdio: bool
             : 'no longer offered by the server; edited by hand, so kept (--force removes)',
       });
   }
-  return out;
+  return { tools: out, locked };
 }

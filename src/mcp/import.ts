@@ -4,6 +4,7 @@ import type { Project } from '../config.js';
 import type { SandboxPolicy, ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { isToolRunError } from '../sandbox/tool-run-error.js';
+import { compareUpstream, recordImported, type UpstreamChange } from '../lock/upstream.js';
 import { checkSandboxPaths } from '../policy/grants.js';
 import { loadRegistry } from '../registry/registry.js';
 import { resolveLimits } from '../sandbox/limits.js';
@@ -42,6 +43,8 @@ export interface ImportOptions {
   /** Host paths the server needs, bound read-only (written into each contract's sandbox.paths). */
   paths?: string[];
   cwd: string;
+  /** Only compare the server's tools with toolbox.lock (`--check`); write nothing. */
+  check?: boolean;
   /** The environment import-time values of `${NAME}` come from (default process.env). */
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -60,6 +63,10 @@ export interface ImportReport {
   binds: ServerBind[];
   tools: ImportedTool[];
   counts: Record<ImportStatus, number>;
+  /** `--check`: what changed on the server since toolbox.lock (nothing is written). */
+  upstream?: UpstreamChange[];
+  /** The lock file updated with the imported tools' definitions. */
+  lock?: string;
 }
 
 /** Every server of one import: the single place a caller (the command, toolbox.lock) reads what changed. */
@@ -252,6 +259,23 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
     loaderBase = { command: pp.command, args: pp.args, ...(managed ? { package: managed.package } : {}) };
   }
   const { server, tools } = await listTools(target, opts);
+  const base = {
+    ...(src.name ? { name: src.name } : {}),
+    server,
+    dir: outDir(project, opts),
+    ...(managed
+      ? {
+          package: {
+            ...managed.package,
+            dir: managed.dir,
+            installed: managed.installed,
+            scripts: managed.scripts ? ('allowed' as const) : ('ignored' as const),
+          },
+        }
+      : {}),
+    binds,
+  };
+  if (opts.check) return { ...base, tools: [], counts: zero(), upstream: compareUpstream(project, server.name, tools) };
   if (!tools.length)
     throw new ToolboxError('import_no_tools', `MCP server '${server.name}' lists no tools`, {
       exitCode: ExitCode.findings,
@@ -259,7 +283,7 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
   const requires: ToolContract['requires'] = envNames.size ? { env: [...envNames].sort() } : undefined;
   const key = (c: Record<string, unknown>) =>
     JSON.stringify((c.package as { name?: string } | undefined)?.name ?? c.url ?? [c.command, c.args]);
-  const dir = outDir(project, opts);
+  const dir = base.dir;
   const written = writeContracts(
     tools,
     {
@@ -276,25 +300,10 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
     !s.url,
   );
   const counts = zero();
-  for (const t of written) counts[t.status]++;
-  return {
-    ...(src.name ? { name: src.name } : {}),
-    server,
-    dir,
-    ...(managed
-      ? {
-          package: {
-            ...managed.package,
-            dir: managed.dir,
-            installed: managed.installed,
-            scripts: managed.scripts ? 'allowed' : 'ignored',
-          },
-        }
-      : {}),
-    binds,
-    tools: written,
-    counts,
-  } as ImportReport;
+  for (const t of written.tools) counts[t.status]++;
+  // toolbox.lock follows every import: the contracts toolbox stands behind and the server's definitions.
+  const lock = written.locked.length ? recordImported(project, server.name, written.locked) : undefined;
+  return { ...base, tools: written.tools, counts, ...(lock ? { lock } : {}) };
 }
 
 /**
@@ -318,6 +327,7 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
       `--prefix '${opts.prefix}' cannot start a tool id`,
       'A prefix is letters, digits, _ . - and starts with a letter or _, e.g. --prefix ev_.',
     );
+  outDir(project, opts); // a bad --out fails before anything is installed or started
   if (opts.headers?.length && !opts.url)
     throw usageError(
       'header_without_url',

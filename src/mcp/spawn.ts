@@ -180,6 +180,14 @@ export function resolveServerCommand(
       // A script at the project root gets only itself bound: its folder would be the whole project.
       const folder = packageRoot(script);
       bind(folder === realRoot ? script : folder, `the server script ${args[scriptAt]} and its folder`);
+      // A project script (not a package in node_modules) resolves its imports through the
+      // node_modules folders and package.json files between it and the project root.
+      if (isNode && !script.includes(`${sep}node_modules${sep}`))
+        for (let d = dirname(script); d.startsWith(realRoot); d = dirname(d)) {
+          for (const f of ['node_modules', 'package.json'])
+            if (existsSync(join(d, f))) bind(join(d, f), `what Node reads to resolve ${args[scriptAt]}'s imports`);
+          if (d === realRoot) break;
+        }
     }
   } else if (!isNode && line && !venv) {
     const interp = realOrUndefined(line.split(/\s+/)[0]);

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { REPO, cli } from '../helpers.js';
+import { cli } from '../helpers.js';
 import { mcpProject } from '../mcp/fixtures.js';
 
 const server = (greetDescription: string) => `
@@ -33,8 +33,9 @@ describe('toolbox.lock and an MCP server that changes under it', () => {
   it('import writes the lock; --check finds the rewritten description; re-import updates both', async () => {
     const p = mcpProject({ 'servers/fx.mjs': server('Greets a person by name. Use when the user asks to say hello.') });
     cleanups.push(p.cleanup);
-    // The server reads its script from the project and the SDK from node_modules, bound read-only.
-    const cmd = ['--path', p.dir, '--path', join(REPO, 'node_modules'), '--', 'node', join(p.dir, 'servers/fx.mjs')];
+    // The server reads its script from the project and the SDK from the project's node_modules:
+    // import mcp binds both read-only by itself (no --path).
+    const cmd = ['--', 'node', 'servers/fx.mjs'];
     const imp = await cli(['import', 'mcp', '--json', '--prefix', 'fx_', ...cmd], { cwd: p.dir });
     expect(imp.code, imp.stderr).toBe(0);
     expect(imp.json.lock).toBe(join(p.dir, 'toolbox.lock'));
@@ -47,7 +48,6 @@ describe('toolbox.lock and an MCP server that changes under it', () => {
     expect(same.code).toBe(0);
     expect(same.json.changes).toEqual([]);
     const clean = await cli(['validate', '--locked', '--no-routing', '--json'], { cwd: p.dir });
-    // (The fixture binds the repo's node_modules, outside the project: the sandbox-path rule objects to that.)
     expect(clean.json.diagnostics.filter((d: { rule: string }) => d.rule.startsWith('lock-'))).toEqual([]);
 
     // The server rewrites one description (the rug pull).
