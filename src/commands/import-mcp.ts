@@ -12,7 +12,7 @@ export async function importMcpCommand(
   const command = (args[0] as string[] | undefined) ?? [];
   const { importMcp } = await import('../mcp/import.js');
   const what = opts.fromConfig ?? opts.url ?? opts.npm ?? opts.pypi ?? command.join(' ');
-  const spin = await spinner(ctx, `importing ${String(what)}`);
+  const spin = await spinner(ctx, `connecting to ${String(what)}`);
   let result;
   try {
     result = await importMcp(project, {
