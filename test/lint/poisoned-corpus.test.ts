@@ -55,7 +55,13 @@ describe('poisoned-contract corpus', () => {
 
 describe('the shipped registry', () => {
   it('is clean of every poisoning rule', async () => {
-    const r = await validateProject(resolveProject({ cwd: REPO }), { routing: false });
+    // On a copy: validating writes the registry cache into the project's .toolbox/.
+    const copy = mkdtempSync(join(tmpdir(), 'toolbox-shipped-poison-'));
+    for (const d of ['tool_registry', 'my_tools', 'toolbox.config.yaml'])
+      cpSync(join(REPO, d), join(copy, d), { recursive: true, filter: (src) => !src.includes('__pycache__') });
+    const r = await validateProject(resolveProject({ cwd: copy }), { routing: false }).finally(() =>
+      rmSync(copy, { recursive: true, force: true }),
+    );
     expect(r.diagnostics.filter((d) => POISON.has(d.rule))).toEqual([]);
     expect(r.summary.tools).toBeGreaterThan(10);
   });
