@@ -184,6 +184,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .description('serve the registry as an MCP server (stdio, or Streamable HTTP)')
     .option('--http <port>', 'serve Streamable HTTP on this port instead of stdio')
     .option('--host <host>', 'address to bind with --http', '127.0.0.1')
+    .option('--token-env <name>', 'with --http: require Authorization: Bearer <the value of this env var>')
     .addOption(
       new Option('--expose <mode>', 'search: a small fixed tool set; all: every tool')
         .choices(['search', 'all'])

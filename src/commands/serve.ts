@@ -49,12 +49,14 @@ export async function serveCommand(
     if (port !== undefined) {
       const { serveHttp, isLoopbackHost } = await import('../serve/http.js');
       const host = String(opts.host ?? '127.0.0.1');
+      const token = bearerToken(ctx, opts.tokenEnv);
       await serveHttp(core, {
         port,
         host,
+        ...(token ? { token } : {}),
         signal: ctx.io.signal,
         onListening: (url) => {
-          if (!isLoopbackHost(host)) exposedWarning(ctx, url, host, expose, tools);
+          if (!isLoopbackHost(host) && !token) exposedWarning(ctx, url, host, expose, tools);
           if (ctx.opts.json) printJson(ctx, { url, expose, tools, transport: 'streamable-http' });
           say(`listening on ${url}`);
         },
@@ -70,6 +72,19 @@ export async function serveCommand(
   }
   say('stopped');
   return 0;
+}
+
+/** The token named by --token-env: the variable must be set, and long enough to resist guessing. */
+function bearerToken(ctx: CommandContext, name: unknown): string | undefined {
+  if (name === undefined) return undefined;
+  const v = ctx.io.env[String(name)];
+  if (!v || v.length < 16)
+    throw usageError(
+      'token_env_invalid',
+      `--token-env ${String(name)}: the variable is ${v ? 'shorter than 16 characters' : 'not set'}`,
+      `Set it to a long random value, e.g. export ${String(name)}=$(openssl rand -hex 32).`,
+    );
+  return v;
 }
 
 /**

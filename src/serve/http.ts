@@ -5,6 +5,15 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ExitCode, ToolboxError } from '../errors.js';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, type ServeCore } from './core.js';
 import { createMcpServer } from './server.js';
+import {
+  checkOrigin,
+  checkToken,
+  DEFAULT_HTTP_LIMITS,
+  PerClient,
+  readJsonBody,
+  type HttpLimits,
+  type Refusal,
+} from './http-guard.js';
 
 /** Why a session ended: the client closed it (DELETE), idle expiry, evicted for a new one, or the server stopped. */
 export type SessionCloseReason = 'closed' | 'expired' | 'evicted' | 'shutdown';
@@ -17,6 +26,10 @@ export interface HttpOptions {
   onListening?: (url: string) => void;
   /** Called once per initialized session when it ends (after its pins were released). */
   onSessionClosed?: (id: string, reason: SessionCloseReason) => void;
+  /** Bearer token every request must carry (`--token-env NAME`); required for a non-loopback host. */
+  token?: string;
+  /** Header/body time limits, body size, per-client requests in flight. */
+  limits?: Partial<HttpLimits>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -72,6 +85,21 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   let pending = 0; // initialize requests being answered (not yet in `sessions`)
   let port = opts.port;
   const loopback = isLoopbackHost(opts.host);
+  if (!loopback && !opts.token)
+    throw new ToolboxError(
+      'serve_needs_token',
+      `refusing to serve on ${opts.host} without authentication: anyone who can reach it could run the tools`,
+      {
+        exitCode: ExitCode.usage,
+        hint: 'Set a long random token in an environment variable and pass --token-env NAME (clients send Authorization: Bearer <token>), or bind --host 127.0.0.1.',
+      },
+    );
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
+  const perClient = new PerClient(limits.maxPerClient);
+  const refuse = (res: ServerResponse, r: Refusal) => {
+    if (r.drop) res.once('finish', () => res.req.socket.destroy());
+    jsonRpcError(res, r.status, r.message, -32000, { ...r.headers, ...(r.drop ? { connection: 'close' } : {}) });
+  };
 
   const closeSession = (s: Session, reason: SessionCloseReason) => {
     if (s.closing) return;
@@ -119,13 +147,36 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // Cheap checks first, before reading a body or counting anything against the sessions.
+    // In flight per client: per session once it has one, else per remote address (not on loopback,
+    // where every local client shares one address and the body time limit bounds the cost).
+    const sid0 = req.headers['mcp-session-id'];
+    const addr = req.socket.remoteAddress ?? '?';
+    const key = typeof sid0 === 'string' ? `s:${sid0}` : isLoopbackHost(addr) ? undefined : `a:${addr}`;
+    const release = key === undefined ? () => undefined : perClient.take(key);
+    if (!release) return refuse(res, { status: 429, message: 'Too many requests in flight from this client' });
+    res.once('close', release);
+    const denied =
+      checkToken(req, opts.token) ??
+      checkOrigin(
+        req,
+        loopback ? allowedHosts(opts.host, port) : [...allowedHosts(opts.host, port), req.headers.host ?? ''],
+      );
+    if (denied) return refuse(res, denied);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== '/mcp') return jsonRpcError(res, 404, 'Not found: the MCP endpoint is /mcp');
+    // A POST body is read whole (size and time capped) before it may touch a session.
+    let parsed: unknown;
+    if (req.method === 'POST') {
+      const b = await readJsonBody(req, limits);
+      if (!('body' in b)) return refuse(res, b);
+      parsed = b.body;
+    }
     const sid = req.headers['mcp-session-id'];
     const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
     if (known) {
       track(known, req, res);
-      return known.transport.handleRequest(req, res);
+      return known.transport.handleRequest(req, res, parsed);
     }
     if (sid !== undefined)
       return jsonRpcError(res, 404, 'Session not found (unknown, closed or expired): initialize a new session', -32001);
@@ -157,7 +208,7 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     pending++;
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, parsed);
     } finally {
       pending--;
     }
@@ -168,12 +219,19 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       await server.close().catch(() => undefined);
     }
   };
-  const http = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) jsonRpcError(res, 500, `internal error: ${(e as Error).message}`);
-      else res.end();
-    });
-  });
+  const http = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs,
+      connectionsCheckingInterval: 1000,
+    },
+    (req, res) => {
+      handle(req, res).catch((e: unknown) => {
+        if (!res.headersSent) jsonRpcError(res, 500, `internal error: ${(e as Error).message}`);
+        else res.end();
+      });
+    },
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', (e: NodeJS.ErrnoException) =>

@@ -83,6 +83,18 @@ export const CASES = {
     attack: 'a server echoes the API key URL-encoded or base64-encoded into an error',
     outcome: 'blocked',
   },
+  'serve-slow-body-flood': {
+    item: 7,
+    attack: 'slow-body POSTs (one byte at a time) to evict live sessions and lock out new clients',
+    outcome: 'blocked',
+  },
+  'serve-foreign-origin': {
+    item: 7,
+    attack: 'a web page on another origin posts to `serve --http`',
+    outcome: 'refused',
+  },
+  'serve-no-token': { item: 7, attack: 'a client without the bearer token (`--token-env`)', outcome: 'refused' },
+  'serve-exposed-bind': { item: 7, attack: '`serve --http --host 0.0.0.0` without a token', outcome: 'refused' },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -109,9 +109,9 @@ export async function stdioClient(registry: string, extraArgs: string[] = [], cw
 }
 
 /** Start `toolbox serve --http 0 --json` and read its URL from the one JSON document on stdout. */
-export async function httpServe(registry: string, extraArgs: string[] = []) {
+export async function httpServe(registry: string, extraArgs: string[] = [], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, 'serve', '--registry', registry, '--http', '0', '--json', ...extraArgs], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -89,22 +89,21 @@ describe('toolbox serve --http (search)', () => {
 });
 
 describe('toolbox serve --http --host 0.0.0.0', () => {
-  it('warns loudly on stderr that the tools are exposed without authentication', async () => {
-    const srv = await httpServe(proj.registry, ['--host', '0.0.0.0']);
+  it('needs --token-env; then warns less loudly and lets in only clients with the token', async () => {
+    await expect(httpServe(proj.registry, ['--host', '0.0.0.0'])).rejects.toThrow(/serve exited 2/);
+    const token = 'serve-test-token-0123456789abcdef';
+    const srv = await httpServe(proj.registry, ['--host', '0.0.0.0', '--token-env', 'TBX_TOKEN'], { TBX_TOKEN: token });
     try {
       expect(srv.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
       await expect.poll(() => srv.stderr()).toMatch(/listening on/);
-      const err = srv.stderr();
-      expect(err).toMatch(/WARNING: .*every network interface.*NO AUTHENTICATION/);
-      expect(err).toContain(srv.url);
-      expect(err).toMatch(
-        /Anyone who can reach this port can find and call all 4 tools \(through search_tools and call_tool\)/,
-      );
-      expect(err).toMatch(/--host 127\.0\.0\.1/);
-      expect(err).toMatch(/reverse proxy that authenticates/);
-      // It is really reachable (not only on loopback): the warning is not a false alarm.
+      expect(srv.stderr()).not.toMatch(/NO AUTHENTICATION/);
+      const url = new URL(srv.url.replace('0.0.0.0', '127.0.0.1'));
+      const anon = new Client({ name: 'anon', version: '1.0.0' });
+      await expect(anon.connect(new StreamableHTTPClientTransport(url))).rejects.toThrow(/401|Unauthorized/);
       const c = new Client({ name: 'exposed', version: '1.0.0' });
-      await c.connect(new StreamableHTTPClientTransport(new URL(srv.url.replace('0.0.0.0', '127.0.0.1'))));
+      await c.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      );
       expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool']);
       await c.close();
     } finally {
