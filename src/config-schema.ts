@@ -160,6 +160,7 @@ export const CONFIG_SHAPE: MapCheck = {
       example: 'runtime: { cache_size: 32, timeout: 30s }',
       keys: {
         cache_size: positiveInt('cache_size: 32'),
+        pool_size: positiveInt('pool_size: 4'),
         timeout,
         breaker: {
           kind: 'map',

@@ -27,6 +27,8 @@ export interface ToolboxConfig {
   runtime?: {
     /** Loaded-tool LRU size in long-running processes. */
     cache_size?: number;
+    /** Warm workers per tool, and calls of one tool running at once in serve (default 4). */
+    pool_size?: number;
     /** Default wall-clock timeout (seconds or '30s'). */
     timeout?: number | string;
     breaker?: { failures?: number; window?: number; cooldown?: number };

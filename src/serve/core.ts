@@ -60,7 +60,13 @@ export class ServeCore {
       env: opts.env,
       ...(opts.locked ? { locked: true } : {}),
     });
-    this.limiter = new Limiter(opts.maxConcurrent ?? 16, opts.maxQueued ?? 1000);
+    // Per tool: as many calls as the tool has warm workers (runtime.pool_size), so a slow tool's
+    // backlog never takes the slots another tool needs.
+    this.limiter = new Limiter(
+      opts.maxConcurrent ?? 16,
+      opts.maxQueued ?? 1000,
+      project.config.runtime?.pool_size ?? 4,
+    );
   }
 
   /** Load the `warm: true` tools now, so their first call is fast. */
@@ -108,6 +114,7 @@ export class ServeCore {
       const r = await this.limiter.run(
         () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal, client, callId }),
         signal,
+        { tool: id, session },
       );
       return okResult(r, this.runtime.find(r.tool).contract);
     } catch (e) {

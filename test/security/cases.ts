@@ -95,6 +95,16 @@ export const CASES = {
   },
   'serve-no-token': { item: 7, attack: 'a client without the bearer token (`--token-env`)', outcome: 'refused' },
   'serve-exposed-bind': { item: 7, attack: '`serve --http --host 0.0.0.0` without a token', outcome: 'refused' },
+  'serve-head-of-line': {
+    item: 6,
+    attack: '20 slow calls to one tool to stall an unrelated tool of another session',
+    outcome: 'blocked',
+  },
+  'serve-queue-timeout': {
+    item: 6,
+    attack: 'a backlog of calls to one tool turns queue time into timeouts (and breaker failures)',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -4,6 +4,10 @@ import type { SandboxSpec } from '../../sandbox/types.js';
 import type { CallContext, LoadContext, LoadedTool, ToolOutput } from '../types.js';
 import { cancelledError, oneShotReply, replyResult } from './outcome.js';
 import { Worker } from './worker.js';
+import { WorkerPool } from './pool.js';
+
+/** Warm workers per tool in long-running processes (runtime.pool_size). */
+export const DEFAULT_POOL_SIZE = 4;
 
 /** Folder of python_runner.py / node_runner.mjs (beside src/loaders/util in src, and in dist). */
 export const RUNNERS_DIR = fileURLToPath(new URL('../runners/', import.meta.url));
@@ -43,19 +47,25 @@ export function runnerTool(o: RunnerToolOptions): LoadedTool {
   });
 
   if (o.load.longRunning) {
-    const worker = new Worker({
-      entry,
-      what: o.what.replace('runner', 'worker'),
-      hello: request,
-      spec: async (ctx) => spec(ctx, true),
-      start: (s) => startSandboxed(s),
-      tier: async () => (await probeSandbox({ stateDir: project.stateDir })).tier,
-    });
+    // A bounded pool per tool: a slow call of this tool never makes the next one wait for it
+    // (up to runtime.pool_size at once, default 4).
+    const pool = new WorkerPool(
+      project.config.runtime?.pool_size ?? DEFAULT_POOL_SIZE,
+      () =>
+        new Worker({
+          entry,
+          what: o.what.replace('runner', 'worker'),
+          hello: request,
+          spec: async (ctx) => spec(ctx, true),
+          start: (s) => startSandboxed(s),
+          tier: async () => (await probeSandbox({ stateDir: project.stateDir })).tier,
+        }),
+    );
     return {
-      call: (args, ctx) => worker.call(args, ctx),
-      dispose: () => worker.dispose(),
+      call: (args, ctx) => pool.call(args, ctx),
+      dispose: () => pool.dispose(),
       get starts() {
-        return worker.starts;
+        return pool.starts;
       },
     } as LoadedTool & { starts: number };
   }
