@@ -229,7 +229,7 @@ export function describeTier(tier: SandboxTier, facts: ProbeFacts): SandboxInfo 
     };
   }
   warnings.push(
-    `sandbox tier 'none': NO ISOLATION: the tool runs as ${root ? 'root' : 'your user'} with full access to files and network; only a scrubbed environment, a temporary working folder${facts.tools.prlimit ? ', resource limits (no process limit)' : ''} and a best-effort kill of its processes apply; ${install}`,
+    `sandbox tier 'none': NO ISOLATION: the tool runs as ${root ? 'root' : 'your user'} with full access to files and network, and can read toolbox's own environment (API keys included) through /proc/<pid>/environ; only a scrubbed environment, a temporary working folder${facts.tools.prlimit ? ', resource limits (no process limit)' : ''} and a best-effort kill of its processes apply; ${install}`,
   );
   return {
     tier,

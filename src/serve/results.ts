@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { mcpOutputSchema } from '../contract/mcp-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
+import { clientError } from './client-error.js';
 import { checkOutput } from '../runtime/format.js';
 import type { InvokeResult } from '../runtime/types.js';
 
@@ -87,14 +88,9 @@ export function errorResult(e: unknown, opts: { structured?: boolean } = {}): Ca
     e instanceof ToolboxError
       ? e
       : new ToolboxError('internal_error', `internal error: ${(e as Error)?.message ?? String(e)}`, { exitCode: 70 });
-  const text = `${err.message}${err.hint ? `\nhint: ${err.hint}` : ''}`;
-  const error = {
-    code: err.code,
-    exitCode: err.exitCode,
-    message: err.message,
-    ...(err.hint ? { hint: err.hint } : {}),
-    ...(err.details ? { details: err.details } : {}),
-  };
+  // No host paths, tracebacks or shell hints for the client (src/serve/client-error.ts).
+  const error = clientError(err);
+  const text = `${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`;
   return {
     content: [{ type: 'text', text }],
     ...(opts.structured === false ? {} : { structuredContent: { error } }),

@@ -105,6 +105,11 @@ export const CASES = {
     attack: 'a backlog of calls to one tool turns queue time into timeouts (and breaker failures)',
     outcome: 'blocked',
   },
+  'mcp-error-leaks': {
+    item: 12,
+    attack: "an MCP client reads host paths, tracebacks or shell hints from a failed call's result",
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;
