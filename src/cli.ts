@@ -167,6 +167,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .argument('[ids...]', 'tool ids (default: all)')
     .description("check each tool's runtime dependencies")
     .option('--install', 'create an isolated environment per tool and install what is declared')
+    .option('--allow-local', "with --install: build local folders/sdists (runs the project's own build code)")
     .action(lazy('deps', 'depsCommand'));
 
   program

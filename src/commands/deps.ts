@@ -24,6 +24,7 @@ export async function depsCommand(
     installs = await installDeps(project, entries, {
       env: io.env,
       signal: io.signal,
+      allowLocal: opts.allowLocal === true,
       onTool: (id) => spin.update(`installing the Python requirements of ${id}`),
     });
     spin.stop();

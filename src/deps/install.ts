@@ -32,13 +32,13 @@ const tail = (s: string, n = 6) => s.trim().split('\n').slice(-n).join('\n');
 export async function installDeps(
   project: Project,
   entries: ToolEntry[],
-  opts: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; onTool?: (id: string) => void } = {},
+  opts: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; onTool?: (id: string) => void; allowLocal?: boolean } = {},
 ): Promise<InstallResult[]> {
   const env = opts.env ?? process.env;
   const out: InstallResult[] = [];
   for (const entry of entries) {
     opts.onTool?.(entry.contract.id);
-    out.push(await installOne(project, entry, env, opts.signal));
+    out.push(await installOne(project, entry, env, opts.signal, opts.allowLocal === true));
   }
   return out;
 }
@@ -48,6 +48,7 @@ async function installOne(
   entry: ToolEntry,
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
+  allowLocal = false,
 ): Promise<InstallResult> {
   const id = entry.contract.id;
   const decl = collect(project, entry);
@@ -60,6 +61,16 @@ async function installOne(
       status: 'failed',
       error: `local requirement ${absent.localPath} does not exist`,
       fix: `fix the path '${absent.raw}' in requires.python of ${entry.file}`,
+    };
+  // A local folder or sdist is built by running the project's own code (setup.py, an in-tree build
+  // backend) with the user's full rights, outside the sandbox: only when the user says so.
+  const builds = lines.find((l) => l.localPath && !/\.whl$/i.test(l.localPath));
+  if (builds && !allowLocal)
+    return {
+      id,
+      status: 'failed',
+      error: `local requirement ${builds.localPath} would be built by running the project's own code (setup.py or its build backend) outside the sandbox; refused`,
+      fix: 're-run with `toolbox deps --install --allow-local` only if you trust this project (or ship a wheel)',
     };
   const base = resolvePython(project, entry, env, { ignoreVenv: true });
   const dir = envDir(project, id);

@@ -110,6 +110,11 @@ export const CASES = {
     attack: "an MCP client reads host paths, tracebacks or shell hints from a failed call's result",
     outcome: 'blocked',
   },
+  'deps-local-build': {
+    item: 10,
+    attack: '`deps --install` of a local requirement whose setup.py runs code on the host',
+    outcome: 'refused',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;
