@@ -223,7 +223,7 @@ describe('toolbox.config.yaml validation', () => {
       line: 1,
       column: 1,
       message:
-        /runtime: expected a mapping with keys cache_size, timeout, breaker, max_result_tokens, got the string "fast"/,
+        /runtime: expected a mapping with keys cache_size, pool_size, timeout, breaker, max_result_tokens, got the string "fast"/,
     },
     {
       name: 'an empty registry',
