@@ -9,8 +9,25 @@ export { resolveProject, loadConfig, type Project, type ProjectOptions, type Too
 export { loadRegistry, findTool, type Registry, type BrokenFile } from './registry/registry.js';
 export { canUse, assertCanUse, callerRoles, type Caller } from './policy/permissions.js';
 export { ToolboxError, ExitError, InternalError, ExitCode, type ExitCodeValue, type Location } from './errors.js';
-export type { ToolContract, ToolEntry, JsonSchema, LoaderType, SandboxPolicy } from './contract/types.js';
-export type { Loader, LoadedTool, LoadContext, CallContext, ToolOutput } from './loaders/types.js';
+export type {
+  ToolContract,
+  ToolEntry,
+  JsonSchema,
+  LoaderType,
+  SandboxPolicy,
+  ToolAnnotations,
+  ToolIcon,
+} from './contract/types.js';
+export type {
+  Loader,
+  LoadedTool,
+  LoadContext,
+  CallContext,
+  ToolOutput,
+  ToolClient,
+  LogLevel,
+} from './loaders/types.js';
+export type { ContentBlock } from './mcp/content.js';
 export type { SandboxTier, SandboxInfo, ResolvedLimits, LimitHit } from './sandbox/types.js';
 export { argsFromFlags } from './runtime/args.js';
 export { formatResult, renderReadable, fillTemplate } from './runtime/format.js';
