@@ -143,7 +143,7 @@ describe.each(['stdio', 'http'] as const)('serve over %s', (kind) => {
       expect(logs).toEqual([]);
       await c.setLoggingLevel('info');
       await c.callTool({ name: 'test_tool_with_logging', arguments: {} });
-      await expect.poll(() => logs.length).toBe(3);
+      await expect.poll(() => logs.length, { timeout: 10_000 }).toBe(3);
       expect(logs.map((l) => l.data)).toEqual([
         'Tool execution started',
         'Tool processing data',
