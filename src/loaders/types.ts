@@ -15,8 +15,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
  * client; a caller without a client leaves methods out, and the tool is told it cannot ask.
  */
 export interface ToolClient {
-  progress?(p: { progress: number; total?: number; message?: string }): void;
-  log?(m: { level: LogLevel; data: unknown; logger?: string }): void;
+  // May return the send in flight: the call's result waits for it, so a client never gets the last progress
+  // or log message after the result (when it would already have dropped the request's handlers).
+  progress?(p: { progress: number; total?: number; message?: string }): void | Promise<unknown>;
+  log?(m: { level: LogLevel; data: unknown; logger?: string }): void | Promise<unknown>;
   /** `elicitation/create` or `sampling/createMessage`: resolves with the client's result. */
   request?(method: 'elicitation/create' | 'sampling/createMessage', params: Record<string, unknown>): Promise<unknown>;
 }

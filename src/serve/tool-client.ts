@@ -34,10 +34,10 @@ export function toolClient(
     extra.sendNotification({ method, params }).catch(() => undefined);
   return {
     ...(progressToken !== undefined
-      ? { progress: (p) => void send('notifications/progress', { progressToken, ...p }) }
+      ? { progress: (p) => send('notifications/progress', { progressToken, ...p }) }
       : {}),
     log: (m) => {
-      if (logs.passes(m.level)) void send('notifications/message', { ...m });
+      return logs.passes(m.level) ? send('notifications/message', { ...m }) : undefined;
     },
     request: async (method, params) => {
       const caps = server.getClientCapabilities() ?? {};

@@ -7,26 +7,27 @@ const ASKABLE = new Set(['elicitation/create', 'sampling/createMessage']);
 /**
  * Hand a running call's progress / log message to the caller, or put its question to the caller
  * and write the answer to the worker's stdin. Never throws: a question nobody can answer gets an
- * error answer, which the tool sees as an exception it may handle.
+ * error answer, which the tool sees as an exception it may handle. Returns the notification in flight, if any,
+ * for the caller to await before it hands over the call's result.
  */
-export function relay(reply: RunnerReply, ctx: CallContext, proc: SandboxProcess): void {
+export function relay(reply: RunnerReply, ctx: CallContext, proc: SandboxProcess): void | Promise<unknown> {
   const client = ctx.client;
   if (reply.notify) {
     const p = reply.notify.params ?? {};
     if (reply.notify.method === 'progress' && typeof p.progress === 'number') {
-      client?.progress?.({
+      return client?.progress?.({
         progress: p.progress,
         ...(typeof p.total === 'number' ? { total: p.total } : {}),
         ...(typeof p.message === 'string' ? { message: p.message } : {}),
       });
     } else if (reply.notify.method === 'log' && LOG_LEVELS.includes(p.level as LogLevel)) {
-      client?.log?.({
+      return client?.log?.({
         level: p.level as LogLevel,
         data: p.data,
         ...(typeof p.logger === 'string' ? { logger: p.logger } : {}),
       });
     }
-    return;
+    return undefined;
   }
   const ask = reply.ask!;
   const answer = (a: { result?: unknown; error?: { message: string } }) => {

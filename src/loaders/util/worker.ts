@@ -92,11 +92,13 @@ export class Worker {
     this.stderr = '';
     this.callBytes = 0;
     this.proc!.stdin.write(JSON.stringify({ id, args }) + '\n');
+    const sent: Promise<unknown>[] = [];
     for (;;) {
       const reply = await this.next(deadline, ctx);
       if (reply.id !== id) continue;
       if (reply.notify || reply.ask) {
-        relay(reply, ctx, this.proc!);
+        const notification = relay(reply, ctx, this.proc!);
+        if (notification) sent.push(notification);
         continue;
       }
       if (reply.cpu !== undefined) {
@@ -105,6 +107,7 @@ export class Worker {
       }
       // The runner's per-call copy of the tool's prints; raw fd-level stderr has no call boundary.
       const logs = reply.logs || undefined;
+      await Promise.all(sent);
       return { result: replyResult(reply, this.opts.entry, this.tierValue, logs), logs, tier: this.tierValue };
     }
   }
