@@ -34,6 +34,7 @@ export async function dispatch(
     registry: o.registry as string | undefined,
     config: o.config as string | undefined,
   });
+  if (ctx.colour) ctx.style = await (await import('./output/style.js')).chalkStyle();
   // @vite-ignore: vitest must not rewrite this into a glob of ./commands/*.js (the sources are .ts).
   const mod = (await import(/* @vite-ignore */ `./commands/${file}.js`)) as Record<string, CommandFn>;
   return mod[fn]!(ctx, args, o, cmd);

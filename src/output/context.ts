@@ -16,6 +16,8 @@ export interface CommandContext {
   opts: GlobalOptions;
   /** Colour functions; all identity when colour is off. */
   style: Style;
+  /** True when the styles emit colour (a terminal, or FORCE_COLOR). */
+  colour?: boolean;
   /** True when humans get colour, tables and spinners (stdout a TTY, no NO_COLOR/CI/--json/--no-color). */
   fancy: boolean;
 }
@@ -31,7 +33,7 @@ export function makeContext(io: IO, opts: GlobalOptions): CommandContext {
   const fancy = Boolean(io.stdout.isTTY) && !noColor && !ci && opts.color && !opts.json && env.TERM !== 'dumb';
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && !noColor && opts.color && !opts.json;
   const style = makeStyle(fancy || forced);
-  return { io, opts, style, fancy };
+  return { io, opts, style, fancy, colour: fancy || forced };
 }
 
 /** Print one JSON document on stdout. */

@@ -1,5 +1,6 @@
-// Colour without a dependency: the few ANSI styles toolbox prints, at chalk's level 1 (16 colours).
-// chalk cost ~13 ms of module loading on every command, most of which never print in colour.
+// The few styles toolbox prints. Off a terminal they are plain identity functions and chalk is never loaded
+// (it cost ~13 ms of module loading on every command, most of which never print in colour); when colour is on,
+// chalkStyle() backs them with chalk, which knows the terminal's colour level.
 
 const CODES = {
   bold: [1, 22],
@@ -32,5 +33,15 @@ export function makeStyle(on: boolean): Style {
           c
       : (s: string) => String(s);
   }
+  return out;
+}
+
+/** The same styles rendered by chalk (loaded only here, when colour is on). */
+export async function chalkStyle(): Promise<Style> {
+  const { Chalk, default: detected } = await import('chalk');
+  // FORCE_COLOR may force colour where chalk's own detection sees no terminal: never below 16 colours then.
+  const chalk = new Chalk({ level: Math.max(1, detected.level) as 1 | 2 | 3 });
+  const out = {} as Style;
+  for (const name of Object.keys(CODES) as (keyof Style)[]) out[name] = (s: string) => chalk[name](String(s));
   return out;
 }

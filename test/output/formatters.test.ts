@@ -118,3 +118,12 @@ describe('validate formatters', () => {
     expect(run.results[1].locations[0].physicalLocation.artifactLocation.uri).toBe('file:///elsewhere/x.yaml');
   });
 });
+
+describe('colour on a terminal', () => {
+  it('uses chalk when colour is on, and plain text (no chalk) when it is off', async () => {
+    const { chalkStyle, makeStyle } = await import('../../src/output/style.js');
+    const styled = (await chalkStyle()).red('x');
+    expect(styled).toMatch(/^\u001b\[31mx\u001b\[39m$/);
+    expect(makeStyle(false).red('x')).toBe('x');
+  });
+});
