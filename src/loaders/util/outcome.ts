@@ -90,9 +90,13 @@ export function replyResult(
   entry: ToolEntry,
   tier: SandboxTier | undefined,
   logs: string | undefined,
+  limits?: ResolvedLimits,
 ): unknown {
   if (reply.ok) return reply.result;
   const err = reply.error ?? { kind: 'exception', message: 'the runner sent a malformed reply' };
+  // A MemoryError the runner caught is the memory limit (RLIMIT_DATA) refusing an allocation: the tool hit a
+  // limit (exit 5 `memory`), it did not fail on its own (exit 4).
+  if (limits && err.type === 'MemoryError') throw limitError('memory', limits, tier, logs);
   if (err.kind === 'module_not_found' || err.kind === 'function_not_found') {
     const key = err.kind === 'module_not_found' ? 'module' : 'function';
     throw new ToolboxError(`tool_${key}_not_found`, `tool '${entry.contract.id}': ${err.message}`, {

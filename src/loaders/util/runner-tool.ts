@@ -83,7 +83,7 @@ export function runnerTool(o: RunnerToolOptions): LoadedTool {
       // The python runner points fd 1 at stderr; a Node tool's subprocesses may still write to stdout.
       const logs = [res.stderr, res.stdout].filter((s) => s.trim()).join('\n') || undefined;
       return {
-        result: replyResult(reply, entry, res.tier, logs),
+        result: replyResult(reply, entry, res.tier, logs, ctx.limits),
         logs,
         tier: res.tier,
         ...(res.warnings?.length ? { warnings: res.warnings } : {}),

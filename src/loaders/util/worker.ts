@@ -108,7 +108,11 @@ export class Worker {
       // The runner's per-call copy of the tool's prints; raw fd-level stderr has no call boundary.
       const logs = reply.logs || undefined;
       await Promise.all(sent);
-      return { result: replyResult(reply, this.opts.entry, this.tierValue, logs), logs, tier: this.tierValue };
+      return {
+        result: replyResult(reply, this.opts.entry, this.tierValue, logs, ctx.limits),
+        logs,
+        tier: this.tierValue,
+      };
     }
   }
 
