@@ -104,10 +104,13 @@ function pythonWithoutRunning(found: string): ResolvedInterpreter | undefined {
   let prefix = dirname(dirname(real));
   let base = prefix;
   if (existsSync(cfg)) {
+    // pyvenv.cfg is a file of the project: its `home` is believed only where the venv's interpreter really
+    // resolves to it, and the base install bound is the one the binary itself lives in. A planted
+    // `home = /root/.ssh/bin` must not bind /root/.ssh into the sandbox.
     const home = /^home\s*=\s*(.+)$/m.exec(readFileSync(cfg, 'utf8'))?.[1]?.trim();
-    if (!home) return undefined;
+    if (!home || !existsSync(home) || realpathSync(home) !== dirname(real)) return undefined;
     prefix = venvRoot;
-    base = dirname(home);
+    base = dirname(dirname(real));
   }
   const rp = (p: string) => {
     try {

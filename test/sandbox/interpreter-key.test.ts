@@ -1,8 +1,8 @@
 // The shim cache is keyed on what picks the interpreter (the shim, version variables and version
 // files), not on the current folder: a new folder under the same version files reuses the answer.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, tempProject } from '../helpers.js';
 
@@ -45,5 +45,43 @@ describe('interpreter cache key', () => {
     writeFileSync(join(p.dir, 'w', 'c', '.python-version'), '3\n');
     resolveFrom(join(p.dir, 'w', 'c', 'd'));
     expect(keys()).toHaveLength(2);
+  });
+});
+
+describe('a venv on PATH', () => {
+  it('binds the base install the interpreter really lives in, never a folder a planted pyvenv.cfg names', () => {
+    const p = tempProject();
+    cleanup = p.cleanup;
+    const real = execFileSync('python3', ['-c', 'import os, sys; print(os.path.realpath(sys.executable))'], {
+      encoding: 'utf8',
+    }).trim();
+    const secret = join(p.dir, 'secret', 'bin');
+    mkdirSync(secret, { recursive: true });
+    const bin = join(p.dir, '.venv', 'bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(real, join(bin, 'python3'));
+    const resolveWith = (home: string) => {
+      writeFileSync(join(p.dir, '.venv', 'pyvenv.cfg'), `home = ${home}\ninclude-system-site-packages = false\n`);
+      const out = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { resolveInterpreter } = await import(${JSON.stringify(`${REPO}/dist/sandbox/interpreter.js`)});
+           console.log(JSON.stringify((await resolveInterpreter('python3')).readOnlyPaths));`,
+        ],
+        {
+          cwd: p.dir,
+          encoding: 'utf8',
+          env: { PATH: `${bin}:/usr/bin:/bin`, HOME: p.dir, XDG_CACHE_HOME: join(p.dir, 'c') },
+        },
+      );
+      return JSON.parse(out) as string[];
+    };
+    const planted = resolveWith(secret);
+    expect(planted.some((d) => d.startsWith(join(p.dir, 'secret')))).toBe(false);
+    const honest = resolveWith(dirname(real));
+    expect(honest.some((d) => d.startsWith(join(p.dir, 'secret')))).toBe(false);
+    expect(honest).toContain(join(p.dir, '.venv'));
   });
 });
