@@ -21,7 +21,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
  */
 export const EXIT_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   0: 'ok',
-  1: 'findings (validate, deps, doctor)',
+  1: 'findings (validate, deps, doctor; eval below --min or a regression under --fail-on-regression)',
   2: 'usage error: bad flag, unknown tool, arguments that fail the schema',
   3: 'broken registry or config',
   4: 'the tool failed (or its circuit breaker is open)',
