@@ -110,11 +110,15 @@ function printHuman(ctx: CommandContext, sel: Selection): void {
     return;
   }
   const words = surfaceWords(sel.query); // the user's words, not their stems
+  // A glossary translation is shown as the query word it came from ("北京 (translated)"), never as a stem.
   const why = (r: Selection['results'][number]) =>
-    r.why
-      .slice(0, 4)
-      .map((w) => `${words.get(w.term) ?? w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`)
-      .join('; ');
+    [
+      ...new Set(
+        r.why
+          .slice(0, 4)
+          .map((w) => `${w.via ?? words.get(w.term) ?? w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`),
+      ),
+    ].join('; ');
   const rows = sel.results.map((r, i) => [
     String(i + 1),
     s.bold(r.id),

@@ -21,6 +21,8 @@ export interface WhyTerm {
   fields: Field[];
   score: number;
   /** The term came from an earlier turn of the session. */ session?: boolean;
+  /** For a term derived from the query (a glossary translation): the query's own word it stands for. */
+  via?: string;
 }
 
 /** One selected tool. */
@@ -143,9 +145,10 @@ export class Selector {
     const results: SelectedTool[] = order.slice(0, top).map((doc) => ({
       id: this.index.tools[doc]!.id,
       score: final[doc]!,
-      why: explain(this.index.lex, doc, ctx.query).map((w) =>
-        ctx.fromSession.has(w.term) ? { ...w, session: true } : w,
-      ),
+      why: explain(this.index.lex, doc, ctx.query).map((w) => {
+        const via = ctx.query.source.get(w.term);
+        return { ...w, ...(ctx.fromSession.has(w.term) ? { session: true } : {}), ...(via ? { via } : {}) };
+      }),
       entry: this.index.entry(doc),
       lexical: lexical[doc]!,
       ...(dense ? { dense: dense[doc]! } : {}),

@@ -35,6 +35,23 @@ describe('toolbox select', () => {
     expect(line).not.toMatch(/\bemail \(|\bsend \(/);
   });
 
+  it('shows a glossary translation as the Chinese word it came from, never as an English stem', async () => {
+    fx = fixtureProject();
+    const r = await cli(['select', '查询北京今天天气', '--top', '5'], { cwd: fx.dir });
+    expect(r.code).toBe(0);
+    const json = (await cli(['select', '查询北京今天天气', '--top', '5', '--json'], { cwd: fx.dir })).json;
+    // The ranking did use translations (a translated-field match exists) ...
+    expect(JSON.stringify(json)).toMatch(/"translated"/);
+    // ... but the why column names only the query's own words: no Latin word outside the field lists.
+    const rows = r.stdout
+      .split('\n')
+      .slice(1)
+      .filter((l) => /^\d+\s/.test(l));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows)
+      expect(row.replace(/\([^)]*\)/g, '').replace(/^\d+\s+\S+\s+[\d.]+/, '')).not.toMatch(/[A-Za-z]/);
+  });
+
   it('prints ready-to-use definitions in OpenAI, Anthropic and MCP shapes', async () => {
     fx = fixtureProject();
     const q = ['select', 'weather in Paris', '-k', '2'];
