@@ -2,6 +2,7 @@ import { openSync, readSync, closeSync, realpathSync, existsSync } from 'node:fs
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findInProject, findOnPath } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
+import { isElf } from '../sandbox/interpreter.js';
 
 /** One host folder bound read-only for a server, and why (shown by --verbose). */
 export interface ServerBind {
@@ -71,19 +72,6 @@ function venvOf(file: string): string | undefined {
 function venvBase(venv: string): string | undefined {
   const real = realOrUndefined(join(venv, 'bin', 'python'));
   return real && isElf(real) ? prefixOf(real) : undefined;
-}
-
-function isElf(file: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const b = Buffer.alloc(4);
-    return readSync(fd, b, 0, 4, 0) === 4 && b.toString('latin1') === '\x7fELF';
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 const realOrUndefined = (p: string | undefined) => {

@@ -79,7 +79,8 @@ async function doResolve(cmd: string): Promise<ResolvedInterpreter> {
   return { path: found, readOnlyPaths: outsideSystem([dirname(found), dirname(real)]) };
 }
 
-function isElf(file: string): boolean {
+/** True when the file starts with the ELF magic (a real binary, not a shim script). */
+export function isElf(file: string): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
