@@ -14,7 +14,8 @@ export const SHARED = process.env.TOOLBOX_BENCH_SHARED ?? join(REPO, '..', 'shar
 export const DATA = join(REPO, 'bench', '.data');
 const STAMP = 'converted-v2';
 
-const jl = (p) =>
+/** The records of a JSON-lines file. */
+export const jl = (p) =>
   readFileSync(p, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
@@ -28,7 +29,8 @@ export function contractId(id) {
   return out;
 }
 
-function contract(t, id) {
+/** A benchmark tool as a toolbox contract (a no-op command: only selection reads it). */
+export function contract(t, id) {
   const p =
     t.parameters && typeof t.parameters === 'object' && Object.keys(t.parameters).length
       ? t.parameters

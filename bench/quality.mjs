@@ -6,33 +6,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './lib.mjs';
-import { contractId, DATA, SHARED, sets } from './convert-sets.mjs';
+import { contract, contractId, DATA, jl, SHARED, sets } from './convert-sets.mjs';
 
 const dist = (p) => import(join(REPO, 'dist', 'select', p));
 
-const jl = (p) =>
-  readFileSync(p, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-
-function contract(t, id) {
-  const p =
-    t.parameters && typeof t.parameters === 'object' && Object.keys(t.parameters).length
-      ? t.parameters
-      : { type: 'object', properties: {} };
-  return {
-    id,
-    name: t.name || id,
-    description: t.description ?? '',
-    schema: p,
-    loader: 'command',
-    loader_config: { argv: ['true'] },
-    ...(t.category ? { tags: [t.category] } : {}),
-  };
-}
-
-/** One set: contracts, cases and (cached) term statistics. */
 export async function loadSet(set) {
   const { docStats, STATS_KEY } = await dist('model.js');
   const tools = jl(join(SHARED, set, 'tools.jsonl'));
