@@ -4,6 +4,7 @@ import { ExitCode, ToolboxError } from './errors.js';
 import { parseYamlSource } from './contract/yaml-source.js';
 import type { Severity } from './contract/diagnostic.js';
 import { checkConfig, dropEmptySections, pathString } from './config-schema.js';
+import { cachedConfig } from './config-cache.js';
 
 export const CONFIG_NAMES = ['toolbox.config.yaml', 'toolbox.config.yml'];
 
@@ -108,6 +109,8 @@ export function loadConfig(file: string): ToolboxConfig {
       exitCode: ExitCode.registry,
     });
   }
+  const cache = cachedConfig(file, text);
+  if (cache.config) return cache.config;
   const src = parseYamlSource(text);
   const first = src.errors[0];
   if (first) {
@@ -145,6 +148,7 @@ export function loadConfig(file: string): ToolboxConfig {
     });
   }
   dropEmptySections(v as Record<string, unknown>);
+  cache.store(v as ToolboxConfig);
   return v as ToolboxConfig;
 }
 

@@ -1,3 +1,4 @@
+import { InternalError } from './errors.js';
 import type { IO } from './io.js';
 import type { CommandContext } from './output/context.js';
 
@@ -35,7 +36,30 @@ export async function dispatch(
     config: o.config as string | undefined,
   });
   if (ctx.colour) ctx.style = await (await import('./output/style.js')).chalkStyle();
-  // @vite-ignore: vitest must not rewrite this into a glob of ./commands/*.js (the sources are .ts).
-  const mod = (await import(/* @vite-ignore */ `./commands/${file}.js`)) as Record<string, CommandFn>;
+  const load = COMMANDS[file];
+  if (!load) throw new InternalError(`no command module '${file}'`);
+  const mod = (await load()) as unknown as Record<string, CommandFn>;
   return mod[fn]!(ctx, args, o, cmd);
 }
+
+/**
+ * Every command module, each imported only when its command runs. An explicit map (not a template
+ * import) so that a bundler sees each lazy import and keeps it lazy (one chunk per command).
+ */
+const COMMANDS: Record<string, () => Promise<unknown>> = {
+  completion: () => import('./commands/completion.js'),
+  deps: () => import('./commands/deps.js'),
+  doctor: () => import('./commands/doctor.js'),
+  eval: () => import('./commands/eval.js'),
+  'import-mcp': () => import('./commands/import-mcp.js'),
+  init: () => import('./commands/init.js'),
+  list: () => import('./commands/list.js'),
+  lock: () => import('./commands/lock.js'),
+  new: () => import('./commands/new.js'),
+  run: () => import('./commands/run.js'),
+  select: () => import('./commands/select.js'),
+  serve: () => import('./commands/serve.js'),
+  show: () => import('./commands/show.js'),
+  stats: () => import('./commands/stats.js'),
+  validate: () => import('./commands/validate.js'),
+};

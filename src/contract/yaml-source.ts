@@ -1,10 +1,5 @@
-import { createRequire } from 'node:module';
 import type { Node as YNode } from 'yaml';
-
-// yaml costs ~20 ms to load: loaded (synchronously, through its CommonJS build) on the first
-// YAML text to parse, so commands that read no YAML (warm select, run) never pay for it.
-let yamlLib: typeof import('yaml') | undefined;
-const yaml = () => (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
+import { yaml } from '../util/yaml.js';
 
 export type PathSeg = string | number;
 export interface Pos {

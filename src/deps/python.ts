@@ -3,7 +3,7 @@
  * verdict per line, by `packaging` inside the interpreter or, without it, by @renovatebot/pep440
  * here with markers evaluated against the interpreter's reported environment.
  */
-import { fileURLToPath } from 'node:url';
+import { codePath } from '../util/assets.js';
 import type { Interpreter } from './interpreter.js';
 import { evaluateMarker, parsePep508, specifierContains } from './pep508.js';
 import type { PyLine } from './requirements-txt.js';
@@ -33,7 +33,7 @@ export interface CheckerReport {
   results: LineReport[];
 }
 
-const CHECKER = fileURLToPath(new URL('./checker.py', import.meta.url));
+const CHECKER = codePath('deps', 'checker.py');
 
 /** Run the checker once with all `lines` (deduplicated by the caller). Throws a readable Error. */
 export async function runChecker(

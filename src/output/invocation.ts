@@ -1,8 +1,6 @@
 import { dirname, basename, relative, isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-// dist/output/invocation.js → the package root (dist/..).
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { PACKAGE_ROOT } from '../util/assets.js';
 
 const inside = (child: string, parent: string): boolean => {
   const r = relative(parent, child);

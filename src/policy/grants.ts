@@ -4,9 +4,9 @@
 //   ~/.config/toolbox/grants.yaml   →   tools: { <tool id>: { paths: [/abs/path, …] } }
 import { existsSync, readFileSync, realpathSync, statSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { ownedBySelf, userConfigDir } from '../util/user-dirs.js';
+import { yaml } from '../util/yaml.js';
 
 /** Per-tool path grants from the user's own configuration. */
 export interface UserGrants {
@@ -47,7 +47,7 @@ export function loadUserGrants(projectRoot: string): UserGrants {
   if (!rf || within(real(projectRoot) ?? projectRoot, rf)) return { tools: {} };
   let data: unknown;
   try {
-    data = parse(readFileSync(file, 'utf8'));
+    data = yaml().parse(readFileSync(file, 'utf8'));
   } catch (e) {
     throw new ToolboxError('grants_invalid', `${file} is not valid YAML: ${(e as Error).message}`, {
       exitCode: ExitCode.registry,

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
+import { packagePath } from '../util/assets.js';
 
-/** The package's templates/ folder (same depth from src/ and dist/). */
-export const TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+/** The package's templates/ folder. */
+export const TEMPLATES_DIR = packagePath('templates') + sep;
 /** The published contract schema, for `# yaml-language-server: $schema=` lines. */
-export const SCHEMA_FILE = fileURLToPath(new URL('../../schemas/contract.schema.json', import.meta.url));
+export const SCHEMA_FILE = packagePath('schemas', 'contract.schema.json');
 
 /**
  * Fill a template: `%%key%%` markers (not `{{…}}`, which contracts use for their own

@@ -7,9 +7,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, utimesSync, closeSync, openSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { Project } from '../config.js';
+import { codePath } from '../util/assets.js';
 import { writeFileAtomic } from '../util/fs.js';
 
 /** Registries with more contract files than this use the journal; smaller ones stat every file. */
@@ -79,7 +79,7 @@ export function verifyInBackground(project: Project): void {
     if (st && Date.now() - st.mtimeMs < VERIFY_EVERY_MS) return;
     if (st) utimesSync(marker, new Date(), new Date());
     else closeSync(openSync(marker, 'w'));
-    const script = fileURLToPath(new URL('./verify-main.js', import.meta.url));
+    const script = codePath('select', 'verify-main.js');
     const env = { ...process.env };
     delete env.NODE_EXTRA_CA_CERTS;
     const child = spawn(process.execPath, [script, project.registryDir, project.stateDir], {

@@ -4,11 +4,10 @@
 // over the file's bytes, so nothing is parsed up front. The file is read only when some text has
 // Han characters (an all-English registry and query never touch it).
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../util/assets.js';
 
-/** Where the glossary lives: data/ at the package root (two levels above src/select and dist/select). */
-export const LEXICON_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data', 'cedict-zh-en.tsv');
+/** Where the glossary lives: data/ at the package root. */
+export const LEXICON_FILE = packagePath('data', 'cedict-zh-en.tsv');
 
 let data: Buffer | null | undefined;
 const memo = new Map<string, readonly string[]>();

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { packagePath } from './assets.js';
 
 let cached: { name: string; version: string } | undefined;
 
 function manifest(): { name: string; version: string } {
   if (cached === undefined) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as {
         name?: string;
         version?: string;
       };

@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { sep } from 'node:path';
+import { codePath } from '../../util/assets.js';
 import { probeSandbox, runSandboxed, startSandboxed } from '../../sandbox/index.js';
 import type { SandboxSpec } from '../../sandbox/types.js';
 import type { CallContext, LoadContext, LoadedTool, ToolOutput } from '../types.js';
@@ -9,8 +10,8 @@ import { WorkerPool } from './pool.js';
 /** Warm workers per tool in long-running processes (runtime.pool_size). */
 export const DEFAULT_POOL_SIZE = 4;
 
-/** Folder of python_runner.py / node_runner.mjs (beside src/loaders/util in src, and in dist). */
-export const RUNNERS_DIR = fileURLToPath(new URL('../runners/', import.meta.url));
+/** Folder of python_runner.py / node_runner.mjs (src/loaders/runners, and the same below dist/). */
+export const RUNNERS_DIR = codePath('loaders', 'runners') + sep;
 
 /** How to start one language's runner for one tool. */
 export interface RunnerToolOptions {
