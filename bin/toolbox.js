@@ -19,7 +19,19 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   } catch {
     /* the reader went away (EPIPE): nothing to report */
   }
+} else if (argv[0] === 'select' || argv[0] === 'run') {
+  // A resident daemon answers these when the user runs one (bin/daemon-call.js); else direct.
+  require('./daemon-call.js')
+    .tryDaemon(argv)
+    .then(
+      (code) => (code === undefined ? direct() : (process.exitCode = code)),
+      () => direct(),
+    );
 } else {
+  direct();
+}
+
+function direct() {
   const mod = require('node:module');
   if (typeof mod.enableCompileCache === 'function') {
     try {

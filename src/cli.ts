@@ -196,6 +196,13 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .option('--locked', 'refuse tools that differ from toolbox.lock')
     .action(lazy('serve', 'serveCommand'));
 
+  program
+    .command('daemon')
+    .argument('<action>', 'start | stop | status | restart')
+    .description('a resident per-project process that answers `select` and `run` faster (opt-in)')
+    .option('--idle <duration>', 'start/restart: stop after this long without a request (default 10m)')
+    .action(lazy('daemon', 'daemonCommand'));
+
   const imp = program.command('import').description('bring tools from elsewhere into the registry');
   imp
     .command('mcp')

@@ -19,6 +19,12 @@ export interface IO {
   cwd: string;
   /** Aborted on Ctrl+C. */
   signal?: AbortSignal;
+  /**
+   * Set by a long-lived host (the resident daemon, src/daemon/): the object kept under `key` for
+   * this caller's environment, made with `make` the first time. `run` keeps its Runtime (warm
+   * workers) this way; the host closes it, never the command.
+   */
+  keep?: <T extends { close(): Promise<void> }>(key: string, make: () => T) => T;
 }
 
 export function processIO(signal?: AbortSignal): IO {

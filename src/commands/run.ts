@@ -27,13 +27,12 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
   });
   // On a terminal the tool runs as a worker, so it can ask the person questions (elicitation) mid-call.
   const interactive = Boolean(io.stdinIsTTY && io.stderr.isTTY) && !json;
-  const runtime = new Runtime(project, {
-    verbose,
-    env: io.env,
-    via: 'cli',
-    longRunning: interactive,
-    ...(o.locked ? { locked: true } : {}),
+  const opts = { verbose, env: io.env, via: 'cli', ...(o.locked ? { locked: true } : {}) };
+  // Under the daemon one Runtime per project, config and options stays, with its warm workers.
+  const kept = io.keep?.(JSON.stringify(['run', project, opts.verbose, opts.locked]), () => {
+    return new Runtime(project, { ...opts, longRunning: true, via: 'daemon' });
   });
+  const runtime = kept ?? new Runtime(project, { ...opts, longRunning: interactive });
   const entry = runtime.find(id);
   if (o.help) {
     const { toolUsage } = await import('../runtime/usage.js');
@@ -81,7 +80,7 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
       details: e.details,
     });
   } finally {
-    await runtime.close();
+    if (!kept) await runtime.close();
   }
   spin?.stop();
   const files = res.content ? await import('../output/content-files.js') : undefined;

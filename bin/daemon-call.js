@@ -1,0 +1,181 @@
+// One `select` or `run` through a resident daemon (see daemon-client.js for where it lives and
+// why that place is trusted). Resolves to the exit code, or to undefined when the command must
+// take the direct path: no daemon, a stale or unsafe socket, another version or protocol, busy.
+// The request is committed only by our `go` after the daemon's `ack`; anything that fails before
+// that falls back silently, and nothing after it is retried, so a tool never runs twice.
+'use strict';
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const dc = require('./daemon-client.js');
+
+const ACK_TIMEOUT_MS = 2000;
+const START_WAIT_MS = 5000;
+
+/** `--json` as main.ts reads it (select's --format json too), for the daemon-lost envelope. */
+function wantsJson(argv) {
+  return argv.some((a, i) => a === '--json' || a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'));
+}
+
+function note(verbose, msg) {
+  if (verbose) process.stderr.write(`toolbox: not using the daemon: ${msg}\n`);
+}
+
+/** Start a daemon for this project in the background and wait until its socket answers. */
+async function startDaemon(paths, env) {
+  const { spawn } = require('node:child_process');
+  const script = path.join(__dirname, '..', 'dist', 'daemon-main.js');
+  const child = spawn(process.execPath, [script, '--marker', paths.marker], {
+    detached: true,
+    stdio: 'ignore',
+    env,
+    cwd: '/',
+  });
+  child.unref();
+  const until = Date.now() + START_WAIT_MS;
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+    if (!dc.unsafeEntry(paths.socket, 'socket')) return true;
+  }
+  return false;
+}
+
+/**
+ * Send `argv` to the project's daemon when the user's settings allow it. `opts.version` is the
+ * package version (a daemon of another version is never used).
+ */
+async function tryDaemon(argv, opts = {}) {
+  const env = process.env;
+  const settings = dc.userSettings(env);
+  if (settings.mode === 'off') return undefined;
+  const verbose = argv.includes('--verbose') || argv.includes('-v');
+  // A person at a terminal may be asked questions by the tool mid-call (elicitation): direct.
+  if (argv[0] === 'run' && process.stdin.isTTY && process.stderr.isTTY) return undefined;
+  // No socket folder (no daemon ever ran for this user) costs one lstat.
+  const bad = dc.unsafeDir(dc.socketDir(env));
+  if (bad === 'missing' && settings.mode !== 'on') return undefined;
+  if (bad && bad !== 'missing') return note(verbose, bad);
+  const version = opts.version ?? dc.packageVersion();
+  const paths = dc.daemonPaths(env, process.cwd(), argv, version);
+  let sock = bad ? 'missing' : dc.unsafeEntry(paths.socket, 'socket');
+  if (sock === 'missing' && settings.mode === 'on') {
+    if (await startDaemon(paths, env)) sock = undefined;
+    else return note(verbose, `the daemon did not start (see ${paths.log})`);
+  }
+  if (sock === 'missing') return undefined;
+  if (sock) return note(verbose, sock);
+  return call(paths, argv, version, verbose);
+}
+
+function call(paths, argv, version, verbose) {
+  return new Promise((resolve) => {
+    const s = net.createConnection(paths.socket);
+    let state = 'hello'; // hello → running → done
+    let buf = '';
+    let interrupted = false;
+    const send = (o) => {
+      if (!s.destroyed) s.write(JSON.stringify(o) + '\n');
+    };
+    const fallback = (why) => {
+      if (state !== 'hello') return;
+      state = 'done';
+      clearTimeout(timer);
+      s.destroy();
+      note(verbose, why);
+      resolve(undefined);
+    };
+    const finish = (code) => {
+      if (state === 'done') return;
+      state = 'done';
+      process.off('SIGINT', onSig);
+      process.off('SIGTERM', onSig);
+      s.end();
+      resolve(interrupted ? 130 : code);
+    };
+    const onSig = () => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      send({ t: 'cancel' });
+    };
+    const timer = setTimeout(() => fallback('the daemon did not answer in time'), ACK_TIMEOUT_MS);
+    s.on('connect', () =>
+      send({
+        op: 'call',
+        proto: dc.PROTO,
+        version,
+        argv,
+        cwd: process.cwd(),
+        env: process.env,
+        stdinTTY: Boolean(process.stdin.isTTY),
+        out: { tty: Boolean(process.stdout.isTTY), columns: process.stdout.columns },
+        err: { tty: Boolean(process.stderr.isTTY), columns: process.stderr.columns },
+      }),
+    );
+    s.on('error', (e) => {
+      if (state === 'hello') {
+        // Nobody listens on our own socket: a daemon that died without cleaning up. Remove it.
+        if (e.code === 'ECONNREFUSED' && !dc.unsafeDir(paths.dir) && !dc.unsafeEntry(paths.socket, 'socket'))
+          try {
+            fs.unlinkSync(paths.socket);
+          } catch {
+            /* someone else did */
+          }
+        return fallback(`cannot connect: ${e.code ?? e.message}`);
+      }
+    });
+    s.on('close', () => {
+      if (state === 'hello') return fallback('the daemon closed the connection');
+      if (state !== 'running') return;
+      const message = 'the toolbox daemon went away during the call; it is not retried (the tool may have run)';
+      const hint = 'Run the command again; `toolbox daemon status` shows whether a daemon runs.';
+      process.stderr.write(
+        wantsJson(argv)
+          ? JSON.stringify({ error: { code: 'daemon_lost', message, hint } }) + '\n'
+          : `error: ${message}\nhint: ${hint}\n`,
+      );
+      finish(dc.DAEMON_LOST_EXIT);
+    });
+    s.setEncoding('utf8');
+    s.on('data', (chunk) => {
+      buf += chunk;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let m;
+        try {
+          m = JSON.parse(line);
+        } catch {
+          return state === 'hello' ? fallback('protocol error') : s.destroy();
+        }
+        if (state === 'hello') {
+          if (m.t !== 'ack') return fallback(m.reason ?? 'refused');
+          clearTimeout(timer);
+          state = 'running';
+          process.on('SIGINT', onSig);
+          process.on('SIGTERM', onSig);
+          send({ t: 'go' });
+        } else if (m.t === 'o') process.stdout.write(m.d);
+        else if (m.t === 'e') process.stderr.write(m.d);
+        else if (m.t === 'in?') readStdin().then((d) => send({ t: 'in', d }));
+        else if (m.t === 'exit') finish(m.code);
+      }
+    });
+    for (const stream of [process.stdout, process.stderr])
+      stream.on('error', (e) => {
+        if (e.code !== 'EPIPE') throw e;
+        // The reader went away (`toolbox select … | head`): not an error, as on the direct path.
+        send({ t: 'cancel' });
+        process.exit(0);
+      });
+  });
+}
+
+async function readStdin() {
+  if (process.stdin.isTTY) return null;
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+module.exports = { tryDaemon };

@@ -1,0 +1,98 @@
+// Talking to a project's daemon from `toolbox daemon start|stop|status|restart`.
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseDuration } from '../util/duration.js';
+import { packageVersion } from '../util/version.js';
+import { DEFAULT_IDLE_MS, livePid, prepareDir } from './lifecycle.js';
+import { client, type DaemonPaths } from './paths.js';
+import type { DaemonStatus } from './server.js';
+
+/** The idle timeout from the user's daemon.json (`idleTimeout: "30m"`), else the default. */
+export function idleFromSettings(env: NodeJS.ProcessEnv): number {
+  const idle = client.userSettings(env).idle;
+  return (idle === undefined ? undefined : parseDuration(idle)) ?? DEFAULT_IDLE_MS;
+}
+
+/** The daemon files of the project a command line is about (--registry / --config as given). */
+export function projectPaths(env: NodeJS.ProcessEnv, cwd: string, o: { registry?: string; config?: string }) {
+  const argv = [...(o.config ? ['--config', o.config] : []), ...(o.registry ? ['--registry', o.registry] : [])];
+  return client.daemonPaths(env, cwd, argv, packageVersion());
+}
+
+/** One request/answer exchange with a daemon; undefined when none answers. */
+function ask(paths: DaemonPaths, op: 'status' | 'stop'): Promise<Record<string, unknown> | undefined> {
+  if (client.unsafeDir(paths.dir) || client.unsafeEntry(paths.socket, 'socket')) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const s = connect(paths.socket);
+    let buf = '';
+    const timer = setTimeout(() => (s.destroy(), resolve(undefined)), 3000);
+    s.setEncoding('utf8');
+    s.on('connect', () => s.write(JSON.stringify({ op }) + '\n'));
+    s.on('data', (d: string) => (buf += d));
+    s.on('error', () => (clearTimeout(timer), resolve(undefined)));
+    s.on('close', () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(buf.split('\n')[0]!) as Record<string, unknown>);
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+/** The running daemon's status, or undefined when none runs for this project. */
+export async function daemonStatus(paths: DaemonPaths): Promise<DaemonStatus | undefined> {
+  const r = await ask(paths, 'status');
+  if (r?.t !== 'status') return undefined;
+  const { t: _t, ...status } = r;
+  return status as unknown as DaemonStatus;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Stop the project's daemon; resolves to its pid, or undefined when none ran. */
+export async function stopDaemon(paths: DaemonPaths): Promise<number | undefined> {
+  const r = await ask(paths, 'stop');
+  const pid = typeof r?.pid === 'number' ? r.pid : livePid(paths);
+  if (pid === undefined) return undefined;
+  if (!r) process.kill(pid, 'SIGTERM'); // no answer on the socket: our pid file names it
+  for (let i = 0; i < 200 && livePid(paths) === pid; i++) await sleep(50);
+  return pid;
+}
+
+/** Why a daemon could not be started, as a value (the command turns it into an error). */
+export interface StartProblem {
+  problem: string;
+}
+
+/** Start the project's daemon in the background (detached, no terminal) and wait until it answers. */
+export async function startDaemon(
+  paths: DaemonPaths,
+  o: { idleMs: number; env: NodeJS.ProcessEnv },
+): Promise<DaemonStatus | StartProblem> {
+  const bad = prepareDir(paths.dir);
+  if (bad) return { problem: bad };
+  const log = openSync(paths.log, 'a', 0o600);
+  const script = fileURLToPath(new URL('../daemon-main.js', import.meta.url));
+  try {
+    const child = spawn(process.execPath, [script, '--marker', paths.marker, '--idle', String(o.idleMs)], {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: o.env,
+      cwd: dirname(paths.marker),
+    });
+    child.unref();
+  } finally {
+    closeSync(log);
+  }
+  for (let i = 0; i < 200; i++) {
+    const st = await daemonStatus(paths);
+    if (st) return st;
+    await sleep(50);
+  }
+  return { problem: `the daemon did not answer within 10 s (see ${paths.log})` };
+}

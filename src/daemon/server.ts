@@ -1,0 +1,227 @@
+// The resident daemon's socket server: one JSON line per message. A client sends its request,
+// gets `ack` (or `nack` and takes the direct path), commits with `go`, and then receives the
+// command's stdout/stderr and exit code. The command runs through the same `run(argv, io)` as the
+// CLI, with an IO made of the client's env, cwd, terminal facts and streams.
+import { createHash } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { IO } from '../io.js';
+import { Limiter } from '../serve/limiter.js';
+import { Keep } from './keep.js';
+import { client, type DaemonPaths } from './paths.js';
+import { checkRequest, type CallRequest } from './request.js';
+
+/** How the daemon runs a command line (main.ts's `run`). */
+export type Handler = (argv: string[], io: IO) => Promise<number>;
+
+/** What a daemon serves and for how long. */
+export interface DaemonOptions {
+  paths: DaemonPaths;
+  version: string;
+  /** Stop after this long without a request in flight. */
+  idleMs: number;
+  handle: Handler;
+  /** The daemon's own environment: requests whose toolbox-relevant variables differ go direct. */
+  env: NodeJS.ProcessEnv;
+  /** `run` calls at once (more wait); past `maxQueued` waiting, new requests go direct. */
+  maxConcurrent?: number;
+  maxQueued?: number;
+  /** Per-tool cap on `run` calls at once (the warm pool size). */
+  perTool?: number;
+  log(line: string): void;
+  /** Tools in the project's select index (for status). */
+  indexSize?: () => Promise<number | undefined>;
+}
+
+/** What `toolbox daemon status` shows. */
+export interface DaemonStatus {
+  pid: number;
+  version: string;
+  project: string;
+  socket: string;
+  startedAt: string;
+  uptimeMs: number;
+  idleTimeoutMs: number;
+  requests: number;
+  active: number;
+  runtimes: number;
+  /** Tools in the select index (undefined when the registry cannot be read). */
+  tools?: number;
+}
+
+const send = (s: Socket, o: unknown) => {
+  if (!s.destroyed && s.writable) s.write(JSON.stringify(o) + '\n');
+};
+
+/** The resident daemon of one project. */
+export class DaemonServer {
+  private readonly server: Server;
+  private readonly keep = new Keep(8);
+  private readonly limiter: Limiter;
+  private readonly inflight = new Set<AbortController>();
+  private readonly started = Date.now();
+  private served = 0;
+  private idleTimer?: NodeJS.Timeout;
+  private closing?: Promise<void>;
+  /** Resolves when the daemon has stopped (idle, `stop` request, or close()). */
+  readonly stopped: Promise<void>;
+  private markStopped!: () => void;
+
+  constructor(private readonly opts: DaemonOptions) {
+    this.limiter = new Limiter(opts.maxConcurrent ?? 16, opts.maxQueued ?? 256, opts.perTool ?? 4);
+    this.server = createServer((s) => this.connection(s));
+    this.stopped = new Promise((r) => (this.markStopped = r));
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.paths.socket, () => {
+        this.server.off('error', reject);
+        this.armIdle();
+        resolve();
+      });
+    });
+  }
+
+  async status(): Promise<DaemonStatus> {
+    const tools = await this.opts.indexSize?.().catch(() => undefined);
+    return {
+      pid: process.pid,
+      version: this.opts.version,
+      project: this.opts.paths.marker,
+      socket: this.opts.paths.socket,
+      startedAt: new Date(this.started).toISOString(),
+      uptimeMs: Date.now() - this.started,
+      idleTimeoutMs: this.opts.idleMs,
+      requests: this.served,
+      active: this.inflight.size,
+      runtimes: this.keep.size,
+      ...(tools === undefined ? {} : { tools }),
+    };
+  }
+
+  /** Stop listening, cancel calls in flight, release every worker. The socket file goes with the server. */
+  close(why = 'stopped'): Promise<void> {
+    this.closing ??= (async () => {
+      this.opts.log(`stopping: ${why}`);
+      clearTimeout(this.idleTimer);
+      const closed = new Promise<void>((r) => this.server.close(() => r()));
+      for (const ac of this.inflight) ac.abort();
+      const until = Date.now() + 5000;
+      while (this.inflight.size && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await this.keep.close();
+      await closed;
+      this.markStopped();
+    })();
+    return this.closing;
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.inflight.size || this.closing) return;
+    this.idleTimer = setTimeout(() => void this.close('idle timeout'), this.opts.idleMs);
+  }
+
+  private connection(s: Socket): void {
+    s.setEncoding('utf8');
+    let buf = '';
+    let onMessage: (m: Record<string, unknown>) => void = (m) => this.first(s, m, (next) => (onMessage = next));
+    s.on('data', (chunk: string) => {
+      buf += chunk;
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let m: unknown;
+        try {
+          m = JSON.parse(line);
+        } catch {
+          s.destroy();
+          return;
+        }
+        if (m && typeof m === 'object') onMessage(m as Record<string, unknown>);
+      }
+    });
+    s.on('error', () => s.destroy());
+  }
+
+  private first(s: Socket, m: Record<string, unknown>, next: (f: (m: Record<string, unknown>) => void) => void) {
+    next(() => {}); // one request per connection
+    if (m.op === 'status') return void this.status().then((st) => s.end(JSON.stringify({ t: 'status', ...st }) + '\n'));
+    if (m.op === 'stop') {
+      s.end(JSON.stringify({ t: 'stopping', pid: process.pid }) + '\n');
+      return void this.close('stop requested');
+    }
+    const problem = this.closing
+      ? 'the daemon is stopping'
+      : this.limiter.queued >= this.limiter.maxQueued
+        ? 'busy'
+        : checkRequest(m, { proto: client.PROTO, version: this.opts.version, env: this.opts.env });
+    if (problem) return void s.end(JSON.stringify({ t: 'nack', reason: problem }) + '\n');
+    const req = m as unknown as CallRequest;
+    send(s, { t: 'ack' });
+    // Nothing runs until the client commits: a client that gave up waiting for the ack never sees its
+    // command run here as well as on its direct path.
+    next((g) => {
+      if (g.t === 'go') this.execute(s, req, next);
+      else s.destroy();
+    });
+  }
+
+  private execute(s: Socket, req: CallRequest, next: (f: (m: Record<string, unknown>) => void) => void): void {
+    const ac = new AbortController();
+    this.inflight.add(ac);
+    clearTimeout(this.idleTimer);
+    let stdinWaiter: ((d: string | undefined) => void) | undefined;
+    next((m) => {
+      if (m.t === 'cancel') ac.abort();
+      else if (m.t === 'in' && stdinWaiter) stdinWaiter(typeof m.d === 'string' ? m.d : undefined);
+    });
+    s.on('close', () => ac.abort()); // the client went away: cancel its call
+    const envKey = createHash('sha256')
+      .update(JSON.stringify(Object.entries(req.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))))
+      .digest('hex');
+    const releases: (() => void)[] = [];
+    const io: IO = {
+      stdout: { write: (d: string) => (send(s, { t: 'o', d }), true), isTTY: req.out.tty, columns: req.out.columns },
+      // No stderr width: a spinner needs a real terminal stream, which the daemon does not have.
+      stderr: { write: (d: string) => (send(s, { t: 'e', d }), true), isTTY: req.err.tty },
+      stdinIsTTY: req.stdinTTY,
+      readStdin: () =>
+        new Promise<string | undefined>((resolve) => {
+          stdinWaiter = resolve;
+          send(s, { t: 'in?' });
+        }),
+      env: req.env,
+      cwd: req.cwd,
+      signal: ac.signal,
+      keep: (key, make) => {
+        const h = this.keep.acquire(`${envKey}\0${key}`, make);
+        releases.push(h.release);
+        return h.value;
+      },
+    };
+    const tool = req.argv[0] === 'run' ? req.argv[1] : undefined;
+    const work = () => this.opts.handle(req.argv, io);
+    const p = tool === undefined ? work() : this.limiter.run(work, ac.signal, { tool });
+    p.then(
+      (code) => code,
+      (e: unknown) => {
+        this.opts.log(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        // Only the limiter throws here (cancelled while queued); run() itself never throws.
+        return ac.signal.aborted ? 130 : 70;
+      },
+    )
+      .then((code) => {
+        this.served++;
+        send(s, { t: 'exit', code });
+        s.end();
+      })
+      .finally(() => {
+        for (const r of releases) r();
+        this.inflight.delete(ac);
+        this.armIdle();
+      })
+      .catch(() => {});
+  }
+}
