@@ -21,16 +21,24 @@ function note(verbose, msg) {
   if (verbose) process.stderr.write(`toolbox: not using the daemon: ${msg}\n`);
 }
 
-/** Start a daemon for this project in the background and wait until its socket answers. */
+/** Start a daemon for this project in the background (as `toolbox daemon start` does) and wait for its socket. */
 async function startDaemon(paths, env) {
-  const { spawn } = require('node:child_process');
+  try {
+    fs.mkdirSync(path.dirname(paths.dir), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(paths.dir, { mode: 0o700 });
+  } catch {
+    /* exists, or cannot: checked next */
+  }
+  if (dc.unsafeDir(paths.dir)) return false;
+  const log = fs.openSync(paths.log, 'a', 0o600);
   const script = path.join(__dirname, '..', 'dist', 'daemon-main.js');
-  const child = spawn(process.execPath, [script, '--marker', paths.marker], {
+  const child = require('node:child_process').spawn(process.execPath, [script, '--marker', paths.marker], {
     detached: true,
-    stdio: 'ignore',
+    stdio: ['ignore', log, log],
     env,
-    cwd: '/',
+    cwd: path.dirname(paths.marker),
   });
+  fs.closeSync(log);
   child.unref();
   const until = Date.now() + START_WAIT_MS;
   while (Date.now() < until) {

@@ -11,6 +11,7 @@ export const ExitCode = {
   missingDeps: 6,
   permission: 7,
   internal: 70,
+  daemonLost: 75,
   cancelled: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -29,6 +30,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   6: 'missing dependencies',
   7: 'permission denied',
   70: 'internal error (a bug in toolbox; --verbose shows the stack)',
+  75: 'the daemon went away during a call (not retried: the tool may have run)',
   130: 'cancelled (Ctrl+C)',
 };
 

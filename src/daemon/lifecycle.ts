@@ -24,12 +24,17 @@ export function prepareDir(dir: string): string | undefined {
   return client.unsafeDir(dir);
 }
 
+// A killed daemon whose parent never reaps it stays a zombie: it still has a pid but no longer runs.
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return true; // no /proc: believe kill(0)
   }
 };
 

@@ -1,0 +1,214 @@
+// The resident daemon through the real binary: start/status/stop, the same bytes as the direct
+// path, the client's env and cwd, freshness, concurrency, Ctrl+C, and a daemon killed mid-call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExitCode } from '../../src/errors.js';
+import { BIN } from '../helpers.js';
+import { marker, processesWith } from '../sandbox/helpers.js';
+import { daemonProject } from './helpers.js';
+import { createRequire } from 'node:module';
+
+const mark = marker();
+const p = daemonProject(mark);
+const OFF = { TOOLBOX_DAEMON: 'off' };
+const waitFor = async (cond: () => boolean, ms = 15_000) => {
+  for (let t = 0; t < ms && !cond(); t += 50) await new Promise((r) => setTimeout(r, 50));
+  return cond();
+};
+
+beforeAll(async () => {
+  const r = await p.tb(['daemon', 'start', '--json', '--idle', '5m']);
+  expect(r.code).toBe(0);
+}, 30_000);
+afterAll(() => p.cleanup(), 30_000);
+
+describe('toolbox daemon', () => {
+  it('status --json names pid, project, socket, uptime, idle timeout, requests and index size', async () => {
+    const st = await p.status();
+    expect(st).toMatchObject({ action: 'status', running: true, idleTimeoutMs: 300_000, tools: 3 });
+    expect(st.pid).toBeTypeOf('number');
+    expect(st.project).toBe(join(p.dir, 'tool_registry'));
+    expect(st.socket.startsWith(join(p.runtimeDir, 'toolbox') + '/')).toBe(true);
+    expect(Buffer.byteLength(st.socket)).toBeLessThan(108);
+    expect(st.requests).toBeTypeOf('number');
+    // A second start finds the running one.
+    const again = JSON.parse((await p.tb(['daemon', 'start', '--json'])).stdout);
+    expect(again.pid).toBe(st.pid);
+  });
+
+  it('select prints the same bytes and exit codes through the daemon as directly', async () => {
+    const before = (await p.status()).requests as number;
+    const cases = [
+      ['select', 'add two numbers'],
+      ['select', 'add two numbers', '--json'],
+      ['select', 'sum', '--format', 'openai', '-k', '2'],
+      ['select', '   '],
+      ['select', 'x', '--top', 'zero', '--json'],
+    ];
+    for (const argv of cases) {
+      const direct = await p.tb(argv, { env: OFF });
+      const via = await p.tb(argv);
+      expect({ argv, ...via }).toEqual({ argv, ...direct });
+    }
+    expect((await p.status()).requests).toBe(before + cases.length);
+  });
+
+  it('run prints the same bytes through the daemon, also with arguments on stdin and in a file', async () => {
+    const before = (await p.status()).requests as number;
+    for (const [argv, input] of [
+      [['run', 'add', '--a', '2', '--b', '3'], undefined],
+      [['run', 'add'], '{"a": 4, "b": 5}'],
+      [['run', 'add', '--a', 'x', '--b', '1', '--json'], undefined],
+      [['run', 'nosuchtool'], undefined],
+    ] as const) {
+      const direct = await p.tb([...argv], { env: OFF, input });
+      const via = await p.tb([...argv], { input });
+      expect({ argv, ...via }).toEqual({ argv, ...direct });
+    }
+    expect((await p.status()).requests).toBe(before + 4);
+    // --args-file is read from the CLIENT's folder, not the daemon's.
+    p.write('sub/args.json', '{"a": 20, "b": 22}');
+    const r = await p.tb(['run', 'add', '--args-file', 'args.json'], { cwd: join(p.dir, 'sub') });
+    expect(r).toMatchObject({ code: 0, stdout: '42\n' });
+    expect((await p.status()).requests).toBe(before + 5);
+  }, 60_000);
+
+  it("a tool sees the calling client's environment, never the daemon's or another client's", async () => {
+    const before = (await p.status()).requests as number;
+    const calls = ['one', 'two', 'three', 'one', 'two', 'three'].map((v) =>
+      p.tb(['run', 'show_env'], { env: { DAEMON_TEST_VALUE: v } }).then((r) => [v, r.stdout.trim()]),
+    );
+    for (const [sent, seen] of await Promise.all(calls)) expect(seen).toBe(sent);
+    expect((await p.tb(['run', 'show_env'])).stdout.trim()).toBe('<unset>');
+    expect((await p.status()).requests).toBe(before + 7);
+  }, 60_000);
+
+  it('notices an added, edited and removed contract, and a config change, on the next request', async () => {
+    const file = p.write(
+      'tool_registry/zebra.yaml',
+      'id: zebra_facts\nname: zebra\ndescription: Tells facts about zebras and their stripes.\n' +
+        'schema: { type: object, properties: {} }\nloader: command\nloader_config:\n  argv: [echo, stripes]\n',
+    );
+    const top = async (q: string) => JSON.parse((await p.tb(['select', q, '--json', '-k', '1'])).stdout).results;
+    expect((await top('zebra stripes'))[0].id).toBe('zebra_facts');
+    writeFileSync(file, (await import('node:fs')).readFileSync(file, 'utf8').replace('zebras', 'okapis'));
+    expect((await top('okapis'))[0]?.id).toBe('zebra_facts');
+    expect((await p.tb(['run', 'zebra_facts'])).stdout).toBe('stripes\n');
+    rmSync(file);
+    expect((await top('zebra stripes'))[0]?.id).not.toBe('zebra_facts');
+    expect((await p.tb(['run', 'zebra_facts'])).code).toBe(ExitCode.usage);
+    // A project with a config file is another daemon (the config names it); editing the config reloads it.
+    const config = join(p.dir, 'toolbox.config.yaml');
+    writeFileSync(config, 'select:\n  top: 1\n');
+    try {
+      expect((await p.tb(['daemon', 'start', '--json'])).code).toBe(0);
+      const before = (await p.status()).requests as number;
+      const count = async () =>
+        JSON.parse((await p.tb(['select', 'numbers sum environment', '--json'])).stdout).results.length;
+      expect(await count()).toBe(1);
+      writeFileSync(config, 'select:\n  top: 2\n');
+      expect(await count()).toBe(2);
+      expect((await p.status()).requests).toBe(before + 2);
+    } finally {
+      await p.tb(['daemon', 'stop']);
+      rmSync(config);
+    }
+  }, 60_000);
+
+  it("one client's slow call does not hold up another's select; concurrent clients get their own answers", async () => {
+    const slow = spawn(process.execPath, [BIN, 'run', 'nap', '--json'], {
+      cwd: p.dir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...p.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      expect(await waitFor(() => processesWith(mark).length > 0)).toBe(true);
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          i % 2
+            ? p.tb(['select', 'add two numbers', '--json', '-k', '1'])
+            : p.tb(['run', 'add', '--a', String(i), '--b', '1']),
+        ),
+      );
+      answers.forEach((r, i) =>
+        i % 2 ? expect(JSON.parse(r.stdout).results[0].id).toBe('add') : expect(r.stdout).toBe(`${i + 1}\n`),
+      );
+      expect(slow.exitCode).toBeNull(); // still napping: the others did not wait for it
+      expect((await p.status()).active).toBe(1);
+    } finally {
+      slow.kill('SIGINT');
+      await once(slow, 'exit');
+    }
+  }, 60_000);
+
+  it('Ctrl+C in the client cancels the call in the daemon and exits 130', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', 'nap', '--json'], {
+      cwd: p.dir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...p.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(await waitFor(() => processesWith(mark).length > 0)).toBe(true);
+    child.kill('SIGINT');
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).toBe(ExitCode.cancelled);
+    expect(await waitFor(() => processesWith(mark).length === 0)).toBe(true);
+    expect((await p.status()).running).toBe(true);
+  }, 60_000);
+
+  it('a daemon killed mid-run: the client exits 75 (daemon_lost) and the tool is not run again', async () => {
+    const { pid } = await p.status();
+    const child = spawn(process.execPath, [BIN, 'run', 'nap', '--json'], {
+      cwd: p.dir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...p.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    expect(await waitFor(() => processesWith(mark).length > 0)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).toBe(ExitCode.daemonLost);
+    expect(createRequire(import.meta.url)('../../bin/daemon-client.js').DAEMON_LOST_EXIT).toBe(ExitCode.daemonLost);
+    expect(JSON.parse(stderr.trim().split('\n').pop()!).error.code).toBe('daemon_lost');
+    expect(stdout).toBe('');
+    // bwrap --die-with-parent takes the tool down with the daemon; nothing starts it again.
+    expect(await waitFor(() => processesWith(mark).length === 0)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(processesWith(mark)).toEqual([]);
+    // The next command finds a stale socket, removes it and takes the direct path.
+    const st = await p.status();
+    expect(st.running).toBe(false);
+    const r = await p.tb(['select', 'add two numbers', '--json']);
+    expect(r.code).toBe(0);
+    expect(existsSync(st.socket)).toBe(false);
+    expect((await p.tb(['daemon', 'start', '--json'])).code).toBe(0); // for the tests after this one
+  }, 60_000);
+
+  it('stop removes the socket and pid file; restart brings it back; start rejects a bad --idle', async () => {
+    const st = await p.status();
+    const stop = JSON.parse((await p.tb(['daemon', 'stop', '--json'])).stdout);
+    expect(stop).toMatchObject({ action: 'stop', running: false, stopped: st.pid });
+    expect(existsSync(st.socket)).toBe(false);
+    expect(existsSync(st.socket.replace(/\.sock$/, '.pid'))).toBe(false);
+    const re = JSON.parse((await p.tb(['daemon', 'restart', '--json', '--idle', '1m'])).stdout);
+    expect(re).toMatchObject({ running: true, idleTimeoutMs: 60_000 });
+    const bad = await p.tb(['daemon', 'start', '--idle', 'soon', '--json']);
+    expect(bad.code).toBe(ExitCode.usage);
+    expect(JSON.parse(bad.stderr).error.code).toBe('invalid_duration');
+    const unknown = await p.tb(['daemon', 'pause', '--json']);
+    expect(JSON.parse(unknown.stderr).error.code).toBe('invalid_action');
+  }, 60_000);
+
+  it('stops by itself after the idle timeout and removes its socket', async () => {
+    await p.tb(['daemon', 'stop']);
+    const st = JSON.parse((await p.tb(['daemon', 'start', '--json', '--idle', '1s'])).stdout);
+    expect(st.running).toBe(true);
+    expect(await waitFor(() => !existsSync(st.socket), 10_000)).toBe(true);
+    expect((await p.status()).running).toBe(false);
+  }, 30_000);
+});
