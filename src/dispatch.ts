@@ -48,6 +48,7 @@ export async function dispatch(
  */
 const COMMANDS: Record<string, () => Promise<unknown>> = {
   completion: () => import('./commands/completion.js'),
+  daemon: () => import('./commands/daemon.js'),
   deps: () => import('./commands/deps.js'),
   doctor: () => import('./commands/doctor.js'),
   eval: () => import('./commands/eval.js'),

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseDuration } from '../util/duration.js';
+import { codePath } from '../util/assets.js';
 import { packageVersion } from '../util/version.js';
 import { DEFAULT_IDLE_MS, livePid, prepareDir } from './lifecycle.js';
 import { client, type DaemonPaths } from './paths.js';
@@ -77,7 +77,7 @@ export async function startDaemon(
   const bad = prepareDir(paths.dir);
   if (bad) return { problem: bad };
   const log = openSync(paths.log, 'a', 0o600);
-  const script = fileURLToPath(new URL('../daemon-main.js', import.meta.url));
+  const script = codePath('daemon-main.js');
   try {
     const child = spawn(process.execPath, [script, '--marker', paths.marker, '--idle', String(o.idleMs)], {
       detached: true,

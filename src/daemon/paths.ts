@@ -1,6 +1,7 @@
 // Where a daemon lives and whether that place is safe: one implementation, in the CommonJS client
 // (bin/daemon-client.js), which the launcher loads without any of dist/. This file gives it types.
 import { createRequire } from 'node:module';
+import { packagePath } from '../util/assets.js';
 
 /** The files of one project's daemon, all in the user's 0700 socket folder. */
 export interface DaemonPaths {
@@ -31,5 +32,4 @@ interface Client {
   pathsFor(env: NodeJS.ProcessEnv, marker: string, version: string): DaemonPaths;
 }
 
-// src/daemon/ and dist/daemon/ are both two folders below the package root.
-export const client = createRequire(import.meta.url)('../../bin/daemon-client.js') as Client;
+export const client = createRequire(import.meta.url)(packagePath('bin', 'daemon-client.js')) as Client;
