@@ -13,6 +13,11 @@ export default defineConfig({
       'test/runtime/validate.test.ts',
       'test/errors.test.ts',
       'test/cli/in-process.test.ts',
+      // In process through run() (test/helpers.ts cli): eval/compare/gate, select --format, sessions, list's tokens.
+      'test/commands/eval.test.ts',
+      'test/commands/select.test.ts',
+      'test/commands/list.test.ts',
+      'test/policy/session.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

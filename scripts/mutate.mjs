@@ -6,16 +6,14 @@
 // Not part of CI: it takes minutes per module on a 2-core machine.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { NOT_MUTATED, SELECT_PARTS } from './mutate-select.mjs';
 
 export const MODULES = {
-  select: 'src/select/**/*.ts',
-  // The same module in two halves, for a machine where the whole is too slow in one go (--mutate takes a
-  // comma-separated list; braces are not expanded).
-  'select-rank': ['model', 'tokenize', 'fields', 'query', 'shape'].map((f) => `src/select/${f}.ts`).join(','),
-  'select-other': ['baseline', 'metrics', 'stem', 'stopwords', 'tokens', 'evaluate', 'routing', 'context']
-    .map((f) => `src/select/${f}.ts`)
-    .join(','),
+  select: ['src/select/**/*.ts', ...Object.keys(NOT_MUTATED).map((f) => `!${f}`)].join(','),
+  // The same module in parts (scripts/mutate-select.mjs), for a machine where the whole is too slow in
+  // one go (--mutate takes a comma-separated list; braces are not expanded).
+  ...SELECT_PARTS,
   lint: 'src/lint/**/*.ts',
   contract: 'src/contract/**/*.ts',
   args: 'src/runtime/args.ts',
@@ -23,7 +21,14 @@ export const MODULES = {
   errors: 'src/errors.ts',
 };
 
-const wanted = process.argv.slice(2);
+// A source file (optionally with Stryker's line range, `src/select/query.ts:40-80`) is a module of its own,
+// named after the file, for checking a fix without re-running a whole part.
+const wanted = process.argv.slice(2).map((m) => {
+  if (m in MODULES || !existsSync(m.split(':')[0])) return m;
+  const name = basename(m.split(':')[0], '.ts');
+  MODULES[name] = m;
+  return name;
+});
 for (const m of wanted) {
   if (!(m in MODULES)) {
     process.stderr.write(`error: unknown module '${m}'. Known: ${Object.keys(MODULES).join(', ')}\n`);
@@ -73,16 +78,16 @@ for (const m of modules) {
 }
 
 // Every module measured so far (this run or an earlier one), so one table shows the whole picture.
-process.stdout.write('\nmodule       killed  timeout  survived  no-cov   score\n');
+process.stdout.write('\nmodule           killed  timeout  survived  no-cov   score\n');
 for (const m of Object.keys(MODULES)) {
   const failedNow = rows.find((r) => r.m === m && r.error);
   const file = join(out, `${m}.json`);
-  if (failedNow) process.stdout.write(`${m.padEnd(12)} ${failedNow.error}\n`);
+  if (failedNow) process.stdout.write(`${m.padEnd(16)} ${failedNow.error}\n`);
   if (failedNow || !existsSync(file)) continue;
   const r = summarise(JSON.parse(readFileSync(file, 'utf8')));
   const when = modules.includes(m) ? '' : '  (earlier run)';
   process.stdout.write(
-    `${m.padEnd(12)} ${String(r.Killed).padStart(6)} ${String(r.Timeout).padStart(8)} ${String(r.Survived).padStart(9)} ${String(r.NoCoverage).padStart(7)} ${r.score.toFixed(1).padStart(6)}%${when}\n`,
+    `${m.padEnd(16)} ${String(r.Killed).padStart(6)} ${String(r.Timeout).padStart(8)} ${String(r.Survived).padStart(9)} ${String(r.NoCoverage).padStart(7)} ${r.score.toFixed(1).padStart(6)}%${when}\n`,
   );
 }
 process.exitCode = failed ? 1 : 0;

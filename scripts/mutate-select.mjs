@@ -1,0 +1,23 @@
+// The parts of src/select that `npm run mutate` measures, each small enough to run in one go on a
+// 2-core machine. Every file of src/select belongs to exactly one part, or is listed in NOT_MUTATED
+// with the reason (test/mutate-select.test.ts checks both).
+const files = (...names) => names.map((f) => `src/select/${f}.ts`).join(',');
+
+export const SELECT_PARTS = {
+  // The ranking model: analysis, fields, query terms, scores, the cut-off.
+  'select-rank': files('model', 'tokenize', 'fields', 'query', 'shape'),
+  // Text analysis: stemming, stop words, the glossary and translation, token counts.
+  'select-text': files('stem', 'stopwords', 'lexicon', 'translate', 'tokens'),
+  // Evaluation: metrics, the baseline replica, eval/compare/gate, routing conflicts.
+  'select-eval': files('metrics', 'baseline', 'evaluate', 'compare', 'gate', 'routing'),
+  // Output and sessions: definitions, deferral, session context, dense retrieval.
+  'select-session': files('definitions', 'deferral', 'context', 'dense'),
+  // The on-disk index: store, its format, the in-memory index, incremental updates, the journal.
+  'select-store': files('store', 'store-format', 'index', 'incremental', 'journal'),
+};
+
+export const NOT_MUTATED = {
+  // A process entry point: journal.ts spawns the built dist/select/verify-main.js in a child process,
+  // so a mutant of the source is never what runs; its one call (openIndex) is measured in select-store.
+  'src/select/verify-main.ts': 'process entry point, run as a child from dist/ (mutants of src/ never run)',
+};
