@@ -13,10 +13,10 @@ export default {
   ignoreStatic: true,
   concurrency: 1,
   incremental: true,
-  reporters: ['clear-text', 'json'],
+  reporters: ['clear-text', 'json', 'progress-append-only'],
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
   tempDirName: '.stryker-tmp',
-  ignorePatterns: ['dist', 'bench', 'reports', '.toolbox', 'coverage', 'docs', 'my_tools'],
+  ignorePatterns: ['dist', 'bench', 'reports', '.toolbox', 'coverage', 'docs'],
   timeoutMS: 20_000,
   thresholds: { high: 90, low: 80, break: null },
 };

@@ -26,6 +26,7 @@ const ix = buildIndex(tools.map(docStats));
 const W1_WEATHER = 0.470004;
 const W2_WEATHER = 0.390192; // 0.470004 · 0.830189
 const W1_RAIN = 0.980829;
+const W2_SNOW = W2_WEATHER; // snow has weather's df in w2's description
 const W3_SNOW = 0.590862; // 0.470004 · 1.257143
 
 describe('Query', () => {
@@ -113,6 +114,9 @@ describe('addContext', () => {
     addContext(q, 'weather', 2);
     expect(entries(q)).toEqual({ weather: 1, snow: 0.8, 天气: 0.5, 天: 0.125, 气: 0.125 });
     expect(q.context.has('weather')).toBe(false);
+    // request fillers are no context either
+    addContext(q, 'please help me', 1);
+    expect(q.has('pleas') || q.has('please') || q.has('help')).toBe(false);
   });
 });
 
@@ -145,6 +149,10 @@ describe('scoreAll', () => {
     const s = scoreAll(mixed, parseQuery('天气'), RANK, c2);
     expect([...c2]).toEqual([1.5, 1, 0.25]);
     expect(s.every((x) => x > 0)).toBe(true);
+    // a derived term whose word is not the query's own stands in for nothing: it neither matches nor adds
+    const stray = parseQuery('snow');
+    stray.derive('weather', 1, '天气');
+    close(scoreAll(ix, stray), [0, W2_SNOW, W3_SNOW]);
   });
 
   it('with coord, multiplies each score by (share of the query’s own weight matched)^coord', () => {
