@@ -8,7 +8,7 @@ export default defineConfig({
       'test/select/**/*.test.ts',
       'test/lint/**/*.test.ts',
       'test/contract/**/*.test.ts',
-      'test/runtime/args.test.ts',
+      'test/runtime/args*.test.ts',
       'test/runtime/breaker.test.ts',
       'test/runtime/validate.test.ts',
       'test/errors.test.ts',
