@@ -77,6 +77,13 @@ describe('closest: order, limits and cut-offs', () => {
     expect(closest('---', ['--json'])).toEqual([]);
     expect(closest('', ['a'])).toEqual([]);
   });
+  it('strips leading dashes, all of them and only those, from both sides', () => {
+    expect(closest('--jsn', ['--json'])).toEqual(['--json']);
+    expect(closest('date-range', ['daterange', 'date-range'])).toEqual(['date-range', 'daterange']);
+  });
+  it('the cut-off scales with the longer of the two words', () => {
+    expect(closest('wethr', ['weather'])).toEqual(['weather']);
+  });
 });
 
 describe('error types', () => {

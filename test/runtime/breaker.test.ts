@@ -214,4 +214,27 @@ describe('Breaker', () => {
       openUntil: 1_010_000,
     });
   });
+
+  it('says why it refuses (the threshold, or a running trial) and how to reset', () => {
+    const { make, clock } = setup();
+    for (let i = 0; i < 3; i++) make().failure('t');
+    const open = refused(make(), 't');
+    expect(open?.message).toContain("tool 't' is temporarily refused: it failed 3 times within 10 s.");
+    expect(open?.hint).toMatch(/delete \.toolbox\/breaker\.json.*runtime\.breaker in toolbox\.config\.yaml/);
+    clock.advance(5_000);
+    expect(refused(make(), 't')).toBeUndefined();
+    expect(refused(make(), 't')?.message).toContain('a trial call after its cool-down is still running.');
+  });
+
+  it('a failure reported while the circuit is open does not extend the cool-down', () => {
+    const { make, clock } = setup();
+    for (let i = 0; i < 3; i++) make().failure('t');
+    clock.advance(1_000);
+    make().failure('t'); // a call that started before the circuit opened
+    expect(make().status('t')).toEqual({
+      state: 'open',
+      recentFailures: 1,
+      reopensAt: new Date(1_005_000).toISOString(),
+    });
+  });
 });
