@@ -7,6 +7,9 @@ export default defineConfig({
     include: [
       'test/select/**/*.test.ts',
       'test/lint/**/*.test.ts',
+      // validate in process (cli() runs src/, not dist/): lint/validate.ts and filters.ts
+      'test/commands/validate.test.ts',
+      'test/commands/validate-ci.test.ts',
       'test/contract/**/*.test.ts',
       'test/runtime/args*.test.ts',
       'test/runtime/breaker.test.ts',
