@@ -1,6 +1,6 @@
 import type { Diagnostic } from './diagnostic.js';
 import type { ToolContract } from './types.js';
-import { decodeUtf8, parseYamlSource, type PathSeg, type Pos } from './yaml-source.js';
+import { decodeUtf8, readYamlSource, type PathSeg, type Pos } from './yaml-source.js';
 import { ajvFor, pointerToPath, remoteRefs, type AjvError } from './ajv.js';
 import { linearProblem } from './regex.js';
 import { contractSchema } from './schema.js';
@@ -88,7 +88,7 @@ export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
     );
     return done();
   }
-  const src = parseYamlSource(decoded.text);
+  const src = readYamlSource(decoded.text);
   for (const e of src.errors) err('yaml-syntax', e.message, e.pos, undefined, 'Fix the YAML syntax at this position.');
   if (src.errors.length) return done(undefined, src.locate);
   const data = src.value;

@@ -1,5 +1,6 @@
 import type { Node as YNode } from 'yaml';
 import { yaml } from '../util/yaml.js';
+import { fastParseYaml } from './fast-yaml.js';
 
 export type PathSeg = string | number;
 export interface Pos {
@@ -17,6 +18,24 @@ export interface YamlSource {
 }
 
 const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Parse YAML text: the fast parser when the text is in its subset (fast-yaml.ts), else `yaml`.
+ * Positions come for free for the root mapping's keys; any deeper path re-parses the text with
+ * positions on first use (only a file with a finding pays for it), so nothing but the text is kept.
+ */
+export function readYamlSource(text: string): YamlSource {
+  const fast = fastParseYaml(text);
+  if (!fast) return parseYamlSource(text);
+  let full: YamlSource | undefined;
+  const first = fast.keyLines.values().next().value ?? 1;
+  const locate = (path: readonly PathSeg[]): Pos => {
+    if (path.length === 0) return { line: first, column: 1 };
+    if (path.length === 1) return { line: fast.keyLines.get(String(path[0])) ?? first, column: 1 };
+    return (full ??= parseYamlSource(text)).locate(path);
+  };
+  return { value: fast.value, errors: [], locate };
+}
 
 /** Parse YAML text keeping line/column positions. Never throws for bad input. */
 export function parseYamlSource(text: string): YamlSource {
