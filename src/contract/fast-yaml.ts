@@ -21,7 +21,6 @@ const no = (): never => {
 
 // Characters the fast path never looks at twice: tabs, CR, C0/C1 controls, BOM and the Unicode
 // line separators, which `yaml` may treat differently from a plain character.
-// eslint-disable-next-line no-control-regex
 const REFUSED_CHARS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$./-]*/;
 // Words the core schema types as null/bool in any spelling; only the lowercase ones are accepted.
@@ -58,7 +57,7 @@ export function quoted(s: string, i: number): [string, number] {
     const c = s[j]!;
     if (q === "'") {
       if (c !== "'") out += c;
-      else if (s[j + 1] === "'") (out += "'"), j++;
+      else if (s[j + 1] === "'") ((out += "'"), j++);
       else return [out, j + 1];
     } else if (c === '"') return [out, j + 1];
     else if (c !== '\\') out += c;
@@ -74,7 +73,17 @@ export function quoted(s: string, i: number): [string, number] {
   }
   return no(); // not closed on this line
 }
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  '0': '\0',
+};
 
 /** Parse `text` if it is in the subset; undefined means "not mine: ask `yaml`". */
 export function fastParseYaml(text: string): FastYaml | undefined {

@@ -10,6 +10,21 @@ const SKIP_DIRS = new Set(['node_modules', '__pycache__', '.git', '.toolbox', '.
  */
 export function discoverContractFiles(dir: string, dirs?: string[]): string[] {
   const out: string[] = [];
+  discoverUnder(dir, '', out, dirs);
+  return out.sort();
+}
+
+/**
+ * The contract files of the registry folder `rel` (relative to `dir`, '' for `dir` itself), appended
+ * to `out` unsorted; subfolders are walked too unless `skip(relSubfolder)` says they are known.
+ */
+export function discoverUnder(
+  dir: string,
+  rel: string,
+  out: string[],
+  dirs?: string[],
+  skip?: (rel: string) => boolean,
+): void {
   // Relative paths are built by concatenation: path.relative per file is slow on 10,000 files.
   const walk = (d: string, rel: string) => {
     let entries: Dirent[];
@@ -25,7 +40,7 @@ export function discoverContractFiles(dir: string, dirs?: string[]): string[] {
       const r = rel ? `${rel}/${e.name}` : e.name;
       // Symlinked folders are not followed (no loops); symlinked files are read as files.
       if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) walk(p, r);
+        if (!SKIP_DIRS.has(e.name) && !skip?.(r)) walk(p, r);
       } else if (
         (e.isFile() || e.isSymbolicLink()) &&
         /\.ya?ml$/i.test(e.name) &&
@@ -35,6 +50,5 @@ export function discoverContractFiles(dir: string, dirs?: string[]): string[] {
       }
     }
   };
-  walk(dir, '');
-  return out.sort();
+  walk(rel ? join(dir, rel) : dir, rel);
 }

@@ -51,21 +51,27 @@ export function writeJournal(project: Project, indexFile: string, dirs: string[]
   }
 }
 
-/** True when the index file is the one the journal describes and none of its folders changed. */
-export function foldersUnchanged(project: Project, indexFile: string): boolean {
+/**
+ * The folders of the journal and which of them changed (or cannot be trusted) since, when the
+ * index file is the one the journal describes; undefined when it is not (or there is no journal).
+ */
+export function changedFolders(
+  project: Project,
+  indexFile: string,
+): { dirs: string[]; changed: boolean[] } | undefined {
   let j: Journal;
   try {
     j = JSON.parse(readFileSync(journalPath(project), 'utf8')) as Journal;
   } catch {
-    return false;
+    return undefined;
   }
   const stamp = indexStamp(indexFile);
-  if (!stamp || stamp[0] !== j.index[0] || stamp[1] !== j.index[1]) return false;
-  for (let i = 0; i < j.dirs.length; i++) {
-    const st = statSync(join(project.registryDir, j.dirs[i]!), { throwIfNoEntry: false });
-    if (!st || j.mtime[i]! < 0 || st.mtimeMs !== j.mtime[i]) return false;
-  }
-  return true;
+  if (!stamp || stamp[0] !== j.index[0] || stamp[1] !== j.index[1]) return undefined;
+  const changed = j.dirs.map((d, i) => {
+    const st = statSync(join(project.registryDir, d), { throwIfNoEntry: false });
+    return !st || j.mtime[i]! < 0 || st.mtimeMs !== j.mtime[i];
+  });
+  return { dirs: j.dirs, changed };
 }
 
 /**

@@ -4,12 +4,12 @@ import { join, relative, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
-import { discoverContractFiles } from '../registry/discover.js';
+import { discoverContractFiles, discoverUnder } from '../registry/discover.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { toolText } from './fields.js';
 import { buildIndex, docStats, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
 import { decodeIndex, encodeIndex, type FileList, type StoredIndex, type ToolRecord } from './store-format.js';
-import { JOURNAL_MIN_FILES, foldersUnchanged, verifyInBackground, writeJournal } from './journal.js';
+import { JOURNAL_MIN_FILES, changedFolders, verifyInBackground, writeJournal } from './journal.js';
 import { updateLex } from './incremental.js';
 import { definitionTokens } from './tokens.js';
 
@@ -83,6 +83,56 @@ function sameFiles(a: FileList, b: FileList): boolean {
   return true;
 }
 
+/**
+ * The file list of a registry from the stored one and the journal: the files of unchanged folders
+ * are taken as stored, changed folders are listed (new subfolders walked) and their files stat'ed.
+ */
+function refreshFiles(
+  registryDir: string,
+  old: FileList,
+  j: { dirs: string[]; changed: boolean[] },
+): { files: FileList; dirs: string[]; rewrite: boolean } {
+  const known = new Set(j.dirs);
+  const kept = new Set(j.dirs.filter((_, i) => !j.changed[i]));
+  const folderOf = (r: string) => {
+    const k = r.lastIndexOf('/');
+    return k < 0 ? '' : r.slice(0, k);
+  };
+  const at = new Map<string, number>();
+  const rels: string[] = [];
+  old.rel.forEach((r, i) => {
+    if (!kept.has(folderOf(r))) return;
+    at.set(r, i);
+    rels.push(r);
+  });
+  const dirs = [...kept];
+  j.dirs.forEach((d, i) => {
+    if (j.changed[i]) discoverUnder(registryDir, d, rels, dirs, (sub) => known.has(sub));
+  });
+  rels.sort();
+  const files: FileList = {
+    rel: [],
+    mtime: new Float64Array(rels.length),
+    size: new Float64Array(rels.length),
+    ctime: new Float64Array(rels.length),
+  };
+  for (const r of rels) {
+    const o = at.get(r);
+    const st = o === undefined ? statSync(registryDir + '/' + r, { throwIfNoEntry: false }) : undefined;
+    if (o === undefined && !st) continue; // vanished between listing and stat
+    const n = files.rel.length;
+    files.rel.push(r);
+    files.mtime[n] = st ? st.mtimeMs : old.mtime[o!]!;
+    files.size[n] = st ? st.size : old.size[o!]!;
+    files.ctime[n] = st ? st.ctimeMs : old.ctime[o!]!;
+  }
+  const n = files.rel.length;
+  files.mtime = files.mtime.subarray(0, n);
+  files.size = files.size.subarray(0, n);
+  files.ctime = files.ctime.subarray(0, n);
+  return { files, dirs, rewrite: j.changed.includes(true) };
+}
+
 function fromStored(registryDir: string, buf: Uint8Array): { index: SelectIndex; s: StoredIndex } | undefined {
   const s = decodeIndex(buf);
   if (!s || s.registryDir !== registryDir) return undefined;
@@ -154,30 +204,40 @@ export async function openIndex(project: Project, opts: OpenOptions = {}): Promi
   const stored = useCache ? readStored(project) : undefined;
   const tokensOk = (x: { index: SelectIndex; s: StoredIndex }) =>
     !opts.tokens || (!x.index.tools.some((t) => t.tok < 0) && !(opts.full && x.s.est.length));
+  // A large registry: one stat per folder; only the files of changed folders are listed and
+  // stat'ed again. In-place edits elsewhere are the business of `stale` and the verifier.
+  let trusted: ReturnType<typeof refreshFiles> | undefined;
   if (stored && tokensOk(stored) && !opts.full && stored.s.files.rel.length > JOURNAL_MIN_FILES) {
-    if (foldersUnchanged(project, binPath(project))) {
-      verifyInBackground(project);
-      const { index, s } = stored;
-      return { ...index, stale: (docs) => !unchangedFiles(dir, s.files, index.tools, docs) };
-    }
+    const j = changedFolders(project, binPath(project));
+    if (j) trusted = refreshFiles(dir, stored.s.files, j);
   }
-  const dirs: string[] = [];
-  const files = fingerprints(dir, dirs);
+  const staleFor =
+    (files: FileList, index: SelectIndex): SelectIndex['stale'] =>
+    (docs) =>
+      !unchangedFiles(dir, files, index.tools, docs);
+  if (trusted) verifyInBackground(project);
+  const dirs: string[] = trusted?.dirs ?? [];
+  const files = trusted?.files ?? fingerprints(dir, dirs);
   if (stored && tokensOk(stored) && sameFiles(stored.s.files, files)) {
-    if (files.rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), dirs);
-    return stored.index;
+    // A journal whose folders all kept their mtimes is still exact: no need to rewrite it.
+    if (files.rel.length > JOURNAL_MIN_FILES && (!trusted || trusted.rewrite))
+      writeJournal(project, binPath(project), dirs);
+    return trusted ? { ...stored.index, stale: staleFor(stored.s.files, stored.index) } : stored.index;
   }
   if (stored && files.rel.length > JOURNAL_MIN_FILES) {
     const updated = await updateIndex(project, stored.s, files, Boolean(opts.tokens), Boolean(opts.full));
     if (updated) {
       writeJournal(project, binPath(project), dirs);
-      return updated;
+      return trusted ? { ...updated, stale: staleFor(files, updated) } : updated;
     }
   }
   // The registry (and with it ajv and the YAML parser) is loaded only when the index must be rebuilt.
   const reg = opts.registry ?? (await import('../registry/registry.js')).loadRegistry(project, { cache: useCache });
-  const built = await rebuild(project, files, reg, Boolean(opts.tokens), useCache);
-  if (useCache && files.rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), dirs);
+  // A full build records every file's own fingerprint, not the journal's view of them.
+  const allDirs: string[] = [];
+  const all = trusted ? fingerprints(dir, allDirs) : files;
+  const built = await rebuild(project, all, reg, Boolean(opts.tokens), useCache);
+  if (useCache && all.rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), trusted ? allDirs : dirs);
   return built;
 }
 

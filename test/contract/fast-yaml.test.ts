@@ -58,7 +58,7 @@ describe('fastParseYaml equals yaml.parse or refuses', () => {
 
   it('on thousands of fuzzed (mutated, hostile) documents', () => {
     let s = 12345;
-    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const snippets = [
       ...'-?:,[]{}#&*!|>\'"%@`\t\r\\ ~',
@@ -138,7 +138,12 @@ describe('fastParseYaml equals yaml.parse or refuses', () => {
       }
       return lines.join('\n');
     };
-    const base = [...texts, ...yamlFiles(gen).slice(0, 20).map((f) => readFileSync(f, 'utf8'))];
+    const base = [
+      ...texts,
+      ...yamlFiles(gen)
+        .slice(0, 20)
+        .map((f) => readFileSync(f, 'utf8')),
+    ];
     let accepted = 0;
     let refused = 0;
     for (let n = 0; n < Number(process.env.FAST_YAML_FUZZ ?? 5000); n++) {
@@ -155,15 +160,24 @@ describe('fastParseYaml equals yaml.parse or refuses', () => {
 
 describe('fastParseYaml on the shapes it takes', () => {
   const ok: [string, unknown][] = [
-    ['a: 1\nb: -2.5\nc: 0\nd: true\ne: false\nf: null\ng: ~\nh:\n', { a: 1, b: -2.5, c: 0, d: true, e: false, f: null, g: null, h: null }],
-    ['v: 1.0.0\nw: 2024-05-01\nx: yes\ny: on\nz: 12:30', { v: '1.0.0', w: '2024-05-01', x: 'yes', y: 'on', z: '12:30' }],
-    ['a: plain text # comment\nb: a#b\nc: it\'s', { a: 'plain text', b: 'a#b', c: "it's" }],
+    [
+      'a: 1\nb: -2.5\nc: 0\nd: true\ne: false\nf: null\ng: ~\nh:\n',
+      { a: 1, b: -2.5, c: 0, d: true, e: false, f: null, g: null, h: null },
+    ],
+    [
+      'v: 1.0.0\nw: 2024-05-01\nx: yes\ny: on\nz: 12:30',
+      { v: '1.0.0', w: '2024-05-01', x: 'yes', y: 'on', z: '12:30' },
+    ],
+    ["a: plain text # comment\nb: a#b\nc: it's", { a: 'plain text', b: 'a#b', c: "it's" }],
     ['a: "q \\"x\\" \\\\ \\n \\u00e9 \\/"\nb: \'it\'\'s\'  # c', { a: 'q "x" \\ \n é /', b: "it's" }],
     ['a:\n  b:\n    c: 1\n  d: [x, "y", 2, {e: f}]\n', { a: { b: { c: 1 }, d: ['x', 'y', 2, { e: 'f' }] } }],
     ['a:\n- x\n- y: 1\n  z: 2\n-\n  - 3\nb: []\nc: {}', { a: ['x', { y: 1, z: 2 }, [3]], b: [], c: {} }],
     ['a: |\n  one\n    two\n\n  three\n\nb: 1', { a: 'one\n  two\n\nthree\n', b: 1 }],
     ['a: |-\n  one\n  two\nb: >\n  x\n  y\n\n  z\nc: >-\n  p\n  q\n', { a: 'one\ntwo', b: 'x y\nz\n', c: 'p q' }],
-    ['"$ref": "#/x"\n\'k\': v\n$id: w\nargv: [base64, -w, \'0\']', { $ref: '#/x', k: 'v', $id: 'w', argv: ['base64', '-w', '0'] }],
+    [
+      '"$ref": "#/x"\n\'k\': v\n$id: w\nargv: [base64, -w, \'0\']',
+      { $ref: '#/x', k: 'v', $id: 'w', argv: ['base64', '-w', '0'] },
+    ],
     ['# lead\n\na: 1   \n  # indented comment\nb:\n  # c\n  c: 2\n', { a: 1, b: { c: 2 } }],
     ['a: 中文 描述\nb: [邮件, x y]', { a: '中文 描述', b: ['邮件', 'x y'] }],
   ];

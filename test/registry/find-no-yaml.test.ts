@@ -19,7 +19,7 @@ const probe = (dir: string) =>
        const e = findTool(resolveProject({ cwd: ${JSON.stringify(dir)} }), 'query_weather');
        const req = createRequire(import.meta.url);
        const yaml = Object.keys(req.cache).some((k) => k.includes('/node_modules/yaml/'));
-       console.log(JSON.stringify({ id: e.contract.id, city: e.contract.schema.properties.city.type, yaml }));`,
+       console.log(JSON.stringify({ id: e.contract.id, city: e.contract.schema.properties.city.type, updated: e.contract.description.includes('已更新'), yaml }));`,
     ],
     { encoding: 'utf8' },
   );
@@ -29,9 +29,19 @@ describe('findTool', () => {
     const p = tempProject({ 'tool_registry/w.yaml': REFERENCE_CONTRACT });
     cleanup = p.cleanup;
     expect((await cli(['list', '--json'], { cwd: p.dir })).code).toBe(0); // builds the cache
-    expect(JSON.parse(probe(p.dir))).toEqual({ id: 'query_weather', city: 'string', yaml: false });
+    expect(JSON.parse(probe(p.dir))).toEqual({ id: 'query_weather', city: 'string', updated: false, yaml: false });
     p.write('tool_registry/w.yaml', REFERENCE_CONTRACT.replace('未来短期预报。', '未来短期预报（已更新）。'));
-    // Changed since it was indexed: parsed again (with yaml), and the answer is the new file's.
-    expect(JSON.parse(probe(p.dir))).toMatchObject({ id: 'query_weather', yaml: true });
+    // Changed since it was indexed: parsed again, and the answer is the new file's. The contract is in the
+    // fast parser's subset, so even the re-read loads no yaml.
+    expect(JSON.parse(probe(p.dir))).toEqual({ id: 'query_weather', city: 'string', updated: true, yaml: false });
+    // Outside the subset (an anchor), yaml parses it.
+    p.write(
+      'tool_registry/w.yaml',
+      REFERENCE_CONTRACT.replace('未来短期预报。', '未来短期预报（已更新）。').replace(
+        'id: query_weather',
+        'id: &i query_weather',
+      ),
+    );
+    expect(JSON.parse(probe(p.dir))).toMatchObject({ id: 'query_weather', updated: true, yaml: true });
   });
 });
