@@ -57,8 +57,10 @@ export function quoted(s: string, i: number): [string, number] {
     const c = s[j]!;
     if (q === "'") {
       if (c !== "'") out += c;
-      else if (s[j + 1] === "'") ((out += "'"), j++);
-      else return [out, j + 1];
+      else if (s[j + 1] === "'") {
+        out += "'";
+        j++;
+      } else return [out, j + 1];
     } else if (c === '"') return [out, j + 1];
     else if (c !== '\\') out += c;
     else {
