@@ -1,0 +1,143 @@
+// The resident daemon (docs/daemon.md) against the floors of issue 14, in the same run as the direct
+// path: warm `select` via the daemon and directly vs `toolbox --version` on the shipped registry and
+// at 1k / 10k generated tools (50k with BENCH_50K=1), and `run` of a trivial Python tool via the
+// daemon and directly vs the floor (node -e 0 + bwrap python3 -c pass). Medians of interleaved runs.
+// `nice -n 10 npm run bench -- daemon` on a shared machine.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, REPO, median, table } from './lib.mjs';
+import { generateRegistry } from './gen-registry.mjs';
+
+const NODE = process.execPath;
+const QUERY = 'weather forecast for a city';
+const runtimeDir = mkdtempSync(join(tmpdir(), 'toolbox-bench-daemon-'));
+const base = { ...process.env, XDG_RUNTIME_DIR: runtimeDir };
+delete base.NODE_EXTRA_CA_CERTS; // ~90 ms per Node process here; would hide every ratio
+const direct = { ...base, TOOLBOX_DAEMON: 'off' };
+const viaDaemon = { ...base, TOOLBOX_DAEMON: 'auto' };
+
+function once(cmd, args, cwd, env) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 400)}`);
+  return ms;
+}
+
+/** Medians of interleaved runs of each [cmd, args, env] variant in `cwd` (first round discarded). */
+function interleaved(cwd, variants, n) {
+  const times = variants.map(() => []);
+  for (let i = 0; i < n + 1; i++)
+    variants.forEach(([cmd, args, env], k) => {
+      const ms = once(cmd, args, cwd, env);
+      if (i > 0) times[k].push(ms);
+    });
+  return times.map(median);
+}
+
+const tb = (args, env) => [NODE, [BIN, ...args], env];
+const x = (a, b) => `${(a / b).toFixed(2)}×`;
+const daemon = (action, cwd) =>
+  spawnSync(NODE, [BIN, 'daemon', action, '--json'], { cwd, env: base, encoding: 'utf8' });
+/** Requests the project's daemon has served: proof that the via-daemon rows went through it. */
+const served = (cwd) => JSON.parse(daemon('status', cwd).stdout).requests ?? 0;
+
+function registryAt(n) {
+  const dir = join(tmpdir(), `toolbox-bench-scale-${n}`);
+  if (!existsSync(join(dir, 'tool_registry', '.complete'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    generateRegistry(dir, n);
+    writeFileSync(join(dir, 'tool_registry', '.complete'), '');
+  }
+  return dir;
+}
+
+function pythonProject() {
+  const dir = join(tmpdir(), `toolbox-bench-daemon-py-${process.pid}`);
+  mkdirSync(join(dir, 'benchtools'), { recursive: true });
+  mkdirSync(join(dir, 'tool_registry'), { recursive: true });
+  writeFileSync(join(dir, 'benchtools', '__init__.py'), '');
+  writeFileSync(join(dir, 'benchtools', 'trivial.py'), 'def add(a, b):\n    return a + b\n');
+  writeFileSync(
+    join(dir, 'tool_registry', 'add.yaml'),
+    'id: add\nname: add\ndescription: Adds two integers and returns the sum; a trivial tool to measure overhead.\n' +
+      'schema:\n  type: object\n  properties:\n    a: { type: integer }\n    b: { type: integer }\n  required: [a, b]\n' +
+      'loader: python_function\nloader_config:\n  module: benchtools.trivial\n  function: add\n',
+  );
+  return dir;
+}
+
+/** One row pair: select directly and via the daemon, each against --version, in `cwd`. */
+function selectRows(rows, label, cwd, n) {
+  const sel = ['select', QUERY, '--json'];
+  once(...tb(sel, direct).slice(0, 2), cwd, direct); // build / warm the index
+  daemon('start', cwd);
+  try {
+    const before = served(cwd);
+    const [v, d, w] = interleaved(cwd, [tb(['--version'], base), tb(sel, direct), tb(sel, viaDaemon)], n);
+    if (served(cwd) - before !== n + 1) throw new Error(`select at ${label} did not all go through the daemon`);
+    rows.push([`warm \`select\`, ${label}, direct vs \`--version\``, x(d, v), `${d.toFixed(0)} vs ${v.toFixed(0)} ms`]);
+    rows.push([
+      `warm \`select\`, ${label}, via daemon vs \`--version\``,
+      x(w, v),
+      `${w.toFixed(0)} vs ${v.toFixed(0)} ms`,
+    ]);
+  } finally {
+    daemon('stop', cwd);
+  }
+}
+
+export default async function () {
+  const rows = [];
+  try {
+    selectRows(rows, 'the 18 shipped tools', REPO, 15);
+    const py = pythonProject();
+    try {
+      const runArgs = ['run', 'add', '--a', '1', '--b', '2'];
+      once(NODE, [BIN, ...runArgs], py, direct); // interpreter cache, index
+      daemon('start', py);
+      const bwrap = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent'];
+      const python = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+        encoding: 'utf8',
+      }).stdout.trim();
+      const before = served(py);
+      const [n0, p0, r0, r1] = interleaved(
+        py,
+        [
+          [NODE, ['-e', '0'], base],
+          ['bwrap', [...bwrap, python, '-c', 'pass'], base],
+          tb(runArgs, direct),
+          tb(runArgs, viaDaemon),
+        ],
+        10,
+      );
+      if (served(py) - before !== 11) throw new Error('run did not all go through the daemon');
+      const floor = n0 + p0;
+      rows.push([
+        '`run` trivial Python, direct vs floor (node -e 0 + bwrap python3 -c pass)',
+        x(r0, floor),
+        `${r0.toFixed(0)} vs ${floor.toFixed(0)} ms`,
+      ]);
+      rows.push([
+        '`run` trivial Python, via daemon vs floor',
+        x(r1, floor),
+        `${r1.toFixed(0)} vs ${floor.toFixed(0)} ms`,
+      ]);
+      daemon('stop', py);
+    } finally {
+      rmSync(py, { recursive: true, force: true });
+    }
+    for (const n of [1000, 10000, ...(process.env.BENCH_50K ? [50000] : [])])
+      selectRows(rows, `${n.toLocaleString('en')} tools`, registryAt(n), n >= 50000 ? 5 : 10);
+  } finally {
+    rmSync(runtimeDir, { recursive: true, force: true });
+  }
+  table(['what', 'ratio', 'times (same run)'], rows);
+  console.log(
+    '\nInterleaved in this run (--version, direct, via daemon); the via-daemon rows are checked to have gone' +
+      ' through the daemon (its request count). Generated registries are shared with the scale bench.',
+  );
+}
