@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ExitCode } from '../../src/errors.js';
 import { BIN } from '../helpers.js';
@@ -55,6 +56,45 @@ describe('toolbox daemon', () => {
     }
     expect((await p.status()).requests).toBe(before + cases.length);
   });
+
+  it('on a terminal: the same colours and table width through the daemon (the client decides them)', async () => {
+    const before = (await p.status()).requests as number;
+    // The interpreter itself: a pyenv shim would change the environment (PYENV_VERSION) of what it starts.
+    const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+    const onTty = (daemonMode: string) => {
+      const log = join(p.dir, `tty-${daemonMode}.log`);
+      const code = execFileSync(
+        python,
+        [join(import.meta.dirname, '../e2e/pty-driver.py'), '[]', process.execPath, BIN, 'select', 'add two numbers'],
+        {
+          cwd: p.dir,
+          encoding: 'utf8',
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            TERM: 'xterm-256color',
+            PTY_SIZE: '24x44',
+            PTY_LOG: log,
+            TOOLBOX_DAEMON: daemonMode,
+            ...p.env,
+          },
+        },
+      );
+      return { code: Number(code.trim()), out: readFileSync(log, 'utf8') };
+    };
+    const direct = onTty('off');
+    const via = onTty('auto');
+    expect(via).toEqual(direct);
+    expect(direct.out).toContain('\x1b['); // coloured
+    // The table is fitted to the client's 44 columns (the tokens line below it is prose, not fitted).
+    const rows = direct.out
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split(/\r?\n/)
+      .filter((l) => /^\s*(#|\d)\s/.test(l));
+    expect(rows.length).toBeGreaterThan(1);
+    for (const r of rows) expect(r.trimEnd().length).toBeLessThanOrEqual(44);
+    expect((await p.status()).requests).toBe(before + 1);
+  }, 60_000);
 
   it('run prints the same bytes through the daemon, also with arguments on stdin and in a file', async () => {
     const before = (await p.status()).requests as number;
