@@ -3,7 +3,7 @@
 // ~1.2x `node -e 0` before it does anything. `toolbox --version` is answered here from
 // package.json with one write(2) and nothing else loaded, so it costs what `node -e 0` costs.
 // Everything else: enable Node's compile cache where it exists (Node >= 22.1), then hand over
-// to dist/main.js, which dispatches `select` and `run` without loading commander.
+// to dist/main.ts's main() (bundled: see load.js), which dispatches `select` and `run` without commander.
 'use strict';
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -40,14 +40,16 @@ function direct() {
       /* cache is an optimisation only */
     }
   }
-  import('../dist/main.js').then(
-    ({ main }) =>
-      main(argv).then((code) => {
-        process.exitCode = code;
-      }),
-    (e) => {
-      process.stderr.write(`error: cannot start toolbox: ${e && e.message ? e.message : String(e)}\n`);
-      process.exitCode = 70;
-    },
-  );
+  require('./load.js')
+    .loadCli()
+    .then(
+      ({ main }) =>
+        main(argv).then((code) => {
+          process.exitCode = code;
+        }),
+      (e) => {
+        process.stderr.write(`error: cannot start toolbox: ${e && e.message ? e.message : String(e)}\n`);
+        process.exitCode = 70;
+      },
+    );
 }

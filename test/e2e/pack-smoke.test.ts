@@ -47,8 +47,10 @@ describe(`the packed ${NAME} tarball`, () => {
     const list = sh(TMP, 'tar', ['tzf', tarball]).stdout.split('\n');
     for (const f of [
       'dist/main.js',
+      'dist/cli.cjs',
       'dist/index.d.ts',
       'bin/toolbox.js',
+      'bin/load.js',
       'bin/package.json',
       'LICENSE',
       'docs/run.md',

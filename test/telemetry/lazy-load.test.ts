@@ -1,5 +1,6 @@
 // Start-up does not pay for OpenTelemetry: without OTEL_EXPORTER_OTLP_ENDPOINT no
-// @opentelemetry module is even resolved (checked with a module resolve hook in the real binary);
+// @opentelemetry module is even resolved (checked with a module resolve hook and a require() probe
+// in the real binary);
 // with it, the SDK is loaded (so the check can fail).
 import { execFile } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
@@ -15,7 +16,16 @@ export async function resolve(specifier, context, next) {
   return next(specifier, context);
 }
 `,
-  'register.mjs': `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`,
+  // ES imports through the resolve hook; require() (the bundled CLI requires CommonJS packages) here.
+  'register.mjs': `import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+register('./hooks.mjs', import.meta.url);
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (request.includes('@opentelemetry')) appendFileSync(process.env.OTEL_PROBE_LOG, request + '\\n');
+  return load.call(this, request, ...rest);
+};
+`,
   'tools/__init__.py': '',
   'tools/echo.py': 'def echo(text):\n    return text\n',
   'tool_registry/echo.yaml': `id: echo

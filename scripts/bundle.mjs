@@ -1,0 +1,61 @@
+// Bundles the CLI (src/main.ts and every module it reaches, lazily imported ones included) into one
+// CommonJS file, dist/cli.cjs, that bin/load.js loads with a V8 code cache on Node 20 (Node >= 22
+// has its own). Measured (see docs in bench/startup.bench.mjs and the issue-14 note): the ~45 ES
+// modules of a warm `select` and ~80 of a `run` cost more to resolve, link and compile than one
+// file whose compiled code comes from the cache.
+//
+// What stays as it was: tsc still type-checks and emits dist/**/*.js + .d.ts (the library API,
+// `import ... from 'agent-toolbox'`, and the scripts started as their own processes, such as
+// dist/select/verify-main.js). Packages in node_modules are not bundled: they are required (or, for
+// ES-only ones, imported) when the code that needs them first runs, as before.
+//
+// In the bundle: `import.meta.url` is the bundle's own URL and TOOLBOX_BUNDLED is true, which is all
+// src/util/assets.ts needs to find runners, templates and data. A dynamic `import('pkg')` is routed
+// through `__tbImport`, which bin/load.js passes in: code compiled by `vm.Script` (how a code cache is
+// used on Node 20) cannot call `import()` itself.
+import { build } from 'esbuild';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const OUT = 'dist/cli.cjs';
+const result = await build({
+  entryPoints: ['src/main.ts'],
+  outfile: OUT,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  metafile: true,
+  write: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+  define: { 'import.meta.url': '__tbMetaUrl', TOOLBOX_BUNDLED: 'true' },
+  banner: {
+    js:
+      '"use strict";\n' +
+      "var __tbMetaUrl = require('node:url').pathToFileURL(__filename).href;\n" +
+      "var __tbImport = typeof __import === 'function' ? __import : (s) => import(s);",
+  },
+});
+
+// Every dynamic import left in the output is one of an external package (own modules are inlined).
+const dynamic = new Set(
+  Object.values(result.metafile.outputs).flatMap((o) =>
+    o.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => i.path),
+  ),
+);
+let text = result.outputFiles[0].text;
+let routed = 0;
+text = text.replace(/\bimport\("([^"]+)"\)/g, (all, spec) => {
+  if (!dynamic.has(spec)) throw new Error(`bundle: unexpected dynamic import of ${spec}`);
+  routed++;
+  return `__tbImport(${JSON.stringify(spec)})`;
+});
+if (routed === 0 && dynamic.size > 0) throw new Error('bundle: no dynamic import was routed');
+// The banner's fallback is the only `import(` left; anything else would fail under vm.Script.
+const left = text.match(/\bimport\(/g)?.length ?? 0;
+if (left !== 1) throw new Error(`bundle: ${left - 1} dynamic import(s) not routed through __tbImport`);
+writeFileSync(OUT, text);
+// stderr: `npm pack --json` runs this (prepack) and its stdout must stay one JSON document.
+const kb = (readFileSync(OUT).length / 1024).toFixed(0);
+process.stderr.write(`bundle: ${OUT} (${kb} KB, ${Object.keys(result.metafile.inputs).length} modules)\n`);
