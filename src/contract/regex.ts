@@ -2,7 +2,12 @@
 // caller sends: they go through RE2 (re2js), whose matching time is linear in the input, so a
 // pattern such as ^(a+)+$ cannot freeze the process. JavaScript-only features (lookaround,
 // backreferences) are refused when the contract is checked.
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+
+// re2js costs ~15-40 ms to load, and most contracts have no pattern: loaded on the first one
+// (through its CommonJS build, synchronously), so `run` of a tool without patterns never pays.
+let re2: typeof import('re2js').RE2JS | undefined;
+const RE2 = () => (re2 ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS);
 
 /** Something with `test`, as ajv's `code.regExp` engine must return. */
 export interface LinearRegExp {
@@ -47,7 +52,7 @@ export function linearRegExp(pattern: string, flags = ''): LinearRegExp {
   const key = `${flags}/${pattern}`;
   let hit = cache.get(key);
   if (!hit) {
-    const re = RE2JS.compile(toRe2(pattern), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+    const re = RE2().compile(toRe2(pattern), flags.includes('i') ? RE2().CASE_INSENSITIVE : 0);
     // toString: ajv keys its compiled-pattern cache by it (a RegExp's is /source/flags).
     hit = { test: (s: string) => re.matcher(s).find(), toString: () => `/${pattern}/${flags}` };
     if (cache.size > 1000) cache.clear();
