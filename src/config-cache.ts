@@ -1,10 +1,9 @@
-// A validated toolbox.config.yaml remembered by content, so that commands that read no other YAML
-// (warm `select`, `run`) do not load the yaml parser (~20 ms) for an unchanged config file. It lives
-// in the user's cache folder (0700, outside the project: a cloned repository cannot plant an entry)
-// and is keyed by a hash of the file's exact text, this toolbox's version and the identity of the
-// code that validated it, so an edited file, another version or a rebuilt checker re-parses it.
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+// A validated toolbox.config.yaml remembered with its exact text, so that commands that read no
+// other YAML (warm `select`, `run`) do not load the yaml parser (~20 ms) for an unchanged config. It
+// lives in the user's cache folder (0700, outside the project: a cloned repository cannot plant an
+// entry), one entry per config file, and is used only when the file's whole text, this toolbox's
+// version and the identity of the code that validated it are all the same as when it was stored.
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -14,34 +13,56 @@ import { userCacheDir } from './util/user-dirs.js';
 import { packageVersion } from './util/version.js';
 
 const FORMAT = 1;
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** Entries kept (one per config file used); the least recently written go first. */
+const MAX_ENTRIES = 64;
 
-/** This module's file (src/, dist/ or the bundle): rebuilding the code that validates changes it. */
+interface Entry {
+  file: string;
+  code: string;
+  text: string;
+  config: ToolboxConfig;
+}
+
+/** This toolbox and this module's file (src/, dist/ or the bundle): rebuilt code is other code. */
 function codeStamp(): string {
   try {
     const st = statSync(fileURLToPath(import.meta.url));
-    return `${st.size}:${st.mtimeMs}`;
+    return `${FORMAT} ${packageVersion()} ${st.size} ${st.mtimeMs}`;
   } catch {
-    return 'unknown';
+    return `${FORMAT} ${packageVersion()}`;
   }
 }
 
-/** The cache file for one config file and the key its content must match. */
-function slot(file: string, text: string): { path: string; key: string } | undefined {
-  const dir = userCacheDir();
-  if (!dir) return undefined;
-  const key = sha256(`${FORMAT}\0${packageVersion()}\0${codeStamp()}\0${text}`);
-  return { path: join(dir, 'config', `${sha256(file).slice(0, 32)}.json`), key };
+/** FNV-1a, for a short entry name per config file (the entry records the full path too). */
+function fnv(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The validated config for exactly this text, if it was validated before; else undefined. */
+/** Keep the folder small: drop the oldest entries past MAX_ENTRIES (only when one was written). */
+function prune(dir: string): void {
+  const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  if (names.length <= MAX_ENTRIES) return;
+  const aged = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
+  for (const { n } of aged.slice(0, names.length - MAX_ENTRIES)) unlinkSync(join(dir, n));
+}
+
+/**
+ * The validated config for exactly this text of `file`, if it was validated before, and `store`
+ * to remember a config just validated.
+ */
 export function cachedConfig(file: string, text: string): { config?: ToolboxConfig; store(c: ToolboxConfig): void } {
-  const s = slot(file, text);
-  if (!s) return { store() {} };
+  const base = userCacheDir();
+  if (!base) return { store() {} };
+  const dir = join(base, 'config');
+  const path = join(dir, `${fnv(file)}.json`);
+  const code = codeStamp();
   let config: ToolboxConfig | undefined;
   try {
-    const v = JSON.parse(readFileSync(s.path, 'utf8')) as { key?: string; config?: ToolboxConfig };
-    if (v.key === s.key && v.config && typeof v.config === 'object') config = v.config;
+    const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<Entry>;
+    if (v.file === file && v.code === code && v.text === text && v.config && typeof v.config === 'object')
+      config = v.config;
   } catch {
     /* no entry, or an unreadable one: validate */
   }
@@ -50,9 +71,9 @@ export function cachedConfig(file: string, text: string): { config?: ToolboxConf
     store(c) {
       try {
         // Only what JSON keeps exactly (YAML's .inf, for one, would come back as null).
-        const json = JSON.stringify(c);
-        if (!isDeepStrictEqual(JSON.parse(json), c)) return;
-        writeFileAtomic(s.path, `{"key":${JSON.stringify(s.key)},"config":${json}}`, 0o600);
+        if (!isDeepStrictEqual(JSON.parse(JSON.stringify(c)), c)) return;
+        writeFileAtomic(path, JSON.stringify({ file, code, text, config: c } satisfies Entry), 0o600);
+        prune(dir);
       } catch {
         /* a cache only */
       }

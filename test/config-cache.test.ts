@@ -74,16 +74,31 @@ describe('the config cache', () => {
     expect(e.exitCode).toBe(3);
   });
 
-  it('ignores an entry whose key does not match the text (a stale or planted entry)', () => {
+  it('uses an entry only for the same file, text and toolbox build', () => {
     const file = join(p.dir, 'toolbox.config.yaml');
     loadConfig(file);
     const entry = join(p.dir, 'cache', 'toolbox', 'config', entries()[0]!);
-    const stored = JSON.parse(readFileSync(entry, 'utf8')) as { key: string; config: object };
-    writeFileSync(entry, JSON.stringify({ key: 'f'.repeat(64), config: { permissions: { default_role: 'admin' } } }));
-    expect(loadConfig(file).permissions?.default_role).toBe('assistant');
-    expect(JSON.parse(readFileSync(entry, 'utf8'))).toEqual(stored);
+    const stored = JSON.parse(readFileSync(entry, 'utf8')) as { file: string; code: string; text: string };
+    const admin = { permissions: { default_role: 'admin' } };
+    // Another text, another toolbox build, another file: each is validated again (and replaced).
+    for (const planted of [
+      { ...stored, text: stored.text + '\n', config: admin },
+      { ...stored, code: 'other', config: admin },
+      { ...stored, file: '/elsewhere/toolbox.config.yaml', config: admin },
+    ]) {
+      writeFileSync(entry, JSON.stringify(planted));
+      expect(loadConfig(file).permissions?.default_role).toBe('assistant');
+      expect(JSON.parse(readFileSync(entry, 'utf8'))).toEqual({ ...stored, config: expect.anything() });
+    }
+    writeFileSync(entry, JSON.stringify({ ...stored, config: admin }));
+    expect(loadConfig(file).permissions?.default_role).toBe('admin'); // the entry is what is used
     writeFileSync(entry, '{ not json');
     expect(loadConfig(file).permissions?.default_role).toBe('assistant');
+  });
+
+  it('keeps at most 64 entries, dropping the oldest', () => {
+    for (let i = 0; i < 70; i++) loadConfig(p.write(`p${i}/toolbox.config.yaml`, CONFIG));
+    expect(entries()).toHaveLength(64);
   });
 
   it('never remembers a config that JSON cannot keep exactly', () => {

@@ -1,7 +1,6 @@
 // Optional dense retrieval through an OpenAI-compatible embeddings endpoint (POST {url}/embeddings,
 // or the url itself when it already ends in /embeddings). Tool vectors are cached on disk per
 // (endpoint, model) and per tool text hash, so only new or edited tools are embedded again.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Project } from '../config.js';
@@ -9,6 +8,7 @@ import { ToolboxError, ExitCode } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { toolText } from './fields.js';
 import type { SelectIndex } from './store.js';
+import { nodeCrypto } from '../util/builtins.js';
 
 /** `select.embeddings` in toolbox.config.yaml. */
 export interface EmbeddingsConfig {
@@ -98,7 +98,8 @@ function vector(file: string, cache: VectorCache, hash: string): Float32Array {
 }
 
 function cacheFile(project: Project, cfg: EmbeddingsConfig): string {
-  const key = createHash('sha1')
+  const key = nodeCrypto()
+    .createHash('sha1')
     .update(`${endpoint(cfg.url)}\n${cfg.model ?? ''}`)
     .digest('hex')
     .slice(0, 16);

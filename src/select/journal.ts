@@ -4,12 +4,12 @@
 // mtime misses, a file rewritten in place, is caught twice: the files of the top results are
 // checked on every query (store.ts), and a background process re-stats every file at most every
 // few seconds and updates the index when something changed (verify-main.ts).
-import { spawn } from 'node:child_process';
 import { readFileSync, statSync, utimesSync, closeSync, openSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Project } from '../config.js';
 import { codePath } from '../util/assets.js';
+import { childProcess } from '../util/builtins.js';
 import { writeFileAtomic } from '../util/fs.js';
 
 /** Registries with more contract files than this use the journal; smaller ones stat every file. */
@@ -88,7 +88,7 @@ export function verifyInBackground(project: Project): void {
     const script = codePath('select', 'verify-main.js');
     const env = { ...process.env };
     delete env.NODE_EXTRA_CA_CERTS;
-    const child = spawn(process.execPath, [script, project.registryDir, project.stateDir], {
+    const child = childProcess().spawn(process.execPath, [script, project.registryDir, project.stateDir], {
       detached: true,
       stdio: 'ignore',
       env,

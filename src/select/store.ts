@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Project } from '../config.js';
@@ -12,6 +11,7 @@ import { decodeIndex, encodeIndex, type FileList, type StoredIndex, type ToolRec
 import { JOURNAL_MIN_FILES, changedFolders, verifyInBackground, writeJournal } from './journal.js';
 import { updateLex } from './incremental.js';
 import { definitionTokens } from './tokens.js';
+import { nodeCrypto } from '../util/builtins.js';
 
 /** The selection index of one registry, ready to rank. */
 export interface SelectIndex {
@@ -315,7 +315,7 @@ async function updateIndex(
       fresh.set(doc, docStats(c));
       tools.push({ id: c.id, rel: r, line: p.line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
       blobs.push(blob);
-      hashes.push(createHash('sha1').update(toolText(c)).digest('hex').slice(0, 20));
+      hashes.push(nodeCrypto().createHash('sha1').update(toolText(c)).digest('hex').slice(0, 20));
     } else if (od !== undefined) {
       remap[od] = doc;
       let tok = s.tools[od]!.tok;
@@ -378,7 +378,7 @@ async function rebuild(
     stats.push(s);
     const c = e.contract;
     tools.push({ id: c.id, rel, line: e.line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
-    hashes.push(createHash('sha1').update(toolText(c)).digest('hex').slice(0, 20));
+    hashes.push(nodeCrypto().createHash('sha1').update(toolText(c)).digest('hex').slice(0, 20));
     blobs.push(JSON.stringify(c));
   }
   const lex = buildIndex(stats);

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync, rmSync, openSync, closeSync, constants } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './builtins.js';
 
 /**
  * Write a file so that readers see either the old or the new content, never half of it:
@@ -8,7 +8,10 @@ import { randomBytes } from 'node:crypto';
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(
+    dirname(file),
+    `.${basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`,
+  );
   try {
     writeFileSync(tmp, data, mode === undefined ? undefined : { mode });
     renameSync(tmp, file);
