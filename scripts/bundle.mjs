@@ -1,8 +1,7 @@
 // Bundles the CLI (src/main.ts and every module it reaches, lazily imported ones included) into one
 // CommonJS file, dist/cli.cjs, that bin/load.js loads with a V8 code cache on Node 20 (Node >= 22
-// has its own). Measured (see docs in bench/startup.bench.mjs and the issue-14 note): the ~45 ES
-// modules of a warm `select` and ~80 of a `run` cost more to resolve, link and compile than one
-// file whose compiled code comes from the cache.
+// has its own). A warm `select` resolved, linked and compiled ~45 ES modules and a `run` ~80; one
+// file whose compiled code comes from the cache costs a fraction of that.
 //
 // What stays as it was: tsc still type-checks and emits dist/**/*.js + .d.ts (the library API,
 // `import ... from 'agent-toolbox'`, and the scripts started as their own processes, such as
@@ -11,8 +10,8 @@
 //
 // In the bundle: `import.meta.url` is the bundle's own URL and TOOLBOX_BUNDLED is true, which is all
 // src/util/assets.ts needs to find runners, templates and data. A dynamic `import('pkg')` is routed
-// through `__tbImport`, which bin/load.js passes in: code compiled by `vm.Script` (how a code cache is
-// used on Node 20) cannot call `import()` itself.
+// through `__tbImport`: the `__import` function bin/load.js passes in (code compiled by `vm.Script`, how a
+// code cache is used on Node 20, cannot call `import()` itself), else a plain `import()`.
 import { build } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 
