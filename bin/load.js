@@ -2,7 +2,7 @@
 // V8 code cache (measured: about half the CPU time to load it). Node >= 22.1 has a code cache
 // of its own (module.enableCompileCache, turned on by toolbox.js): there the bundle is simply
 // required. On Node 20 the cache is kept here, the way v8-compile-cache does it: compile with
-// vm.Script and `cachedData`, and the first time save what V8 compiled.
+// vm.Script and `cachedData`, and the first time save what V8 compiled, per kind of command.
 //
 // The cache is bytecode that will run: it lives only in the user's own cache folder (0700, owned
 // by them, like every other toolbox cache), is used only for the exact bundle file it was made from
@@ -85,7 +85,9 @@ function loadCached() {
   const st = fs.statSync(BUNDLE, { bigint: true });
   const key = ['v1', process.version, process.arch, st.dev, st.ino, st.size, st.mtimeNs, st.ctimeNs].join(' ');
   const dir = cacheDir();
-  const file = dir && path.join(dir, `cli-${fnv(BUNDLE)}.bin`);
+  // select and run compile different code: one cache for each, and one for every other command.
+  const kind = process.argv[2] === 'select' || process.argv[2] === 'run' ? process.argv[2] : 'other';
+  const file = dir && path.join(dir, `cli-${fnv(BUNDLE)}-${kind}.bin`);
   const cachedData = file ? readCache(file, key) : undefined;
   const wrapper = `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`;
   const script = new vm.Script(wrapper, { filename: BUNDLE, cachedData });
@@ -95,10 +97,17 @@ function loadCached() {
   mod.loaded = true;
   const req = Module.createRequire(BUNDLE);
   script.runInThisContext()(mod.exports, req, mod, BUNDLE, path.dirname(BUNDLE), (s) => import(s));
-  // Made right after the bundle's top level ran, so it holds the same code whichever command ran
-  // first (measured: as fast as a cache made after a whole `select`, and about half the size).
-  if (file && (!cachedData || script.cachedDataRejected)) writeCache(file, key, script.createCachedData());
-  return mod.exports;
+  if (!file || (cachedData && !script.cachedDataRejected)) return mod.exports;
+  // Saved after the command ran, so what it compiled on the way is in the cache too (measured, CPU
+  // time: `run` 60 vs 71 ms, `select` 46 vs 48 ms with a cache saved before the command ran).
+  const { main } = mod.exports;
+  return {
+    main: async (argv) => {
+      const code = await main(argv);
+      writeCache(file, key, script.createCachedData());
+      return code;
+    },
+  };
 }
 
 /** `{ main }`: main(argv) runs the CLI and resolves to its exit code (dist/main.ts). */

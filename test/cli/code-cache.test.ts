@@ -42,6 +42,15 @@ describe.runIf(node20)('the code cache of the bundled CLI', () => {
     await select();
     const again = statSync(file);
     expect([again.ino, again.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+    // Other commands compile other code: their own cache, and select's stays as it was.
+    const list = await spawnCli(['list', '--json'], { cwd: p.dir, env: { XDG_CACHE_HOME: cacheHome() } });
+    expect(list.code, list.stderr).toBe(0);
+    expect(
+      readdirSync(v8Dir())
+        .map((f) => f.replace(/^cli-[0-9a-f]+-/, ''))
+        .sort(),
+    ).toEqual(['other.bin', 'select.bin']);
+    expect(statSync(file).ino).toBe(first.ino);
   });
 
   it('replaces a cache V8 rejects and one made for another file, and the command still works', async () => {
