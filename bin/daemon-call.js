@@ -8,6 +8,8 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const dc = require('./daemon-client.js');
+// isatty(fd) instead of process.stdin/stdout/stderr: those getters build stream objects we may never use.
+const { isatty } = require('node:tty');
 
 const ACK_TIMEOUT_MS = 2000;
 const START_WAIT_MS = 5000;
@@ -58,7 +60,7 @@ async function tryDaemon(argv, opts = {}) {
   if (settings.mode === 'off') return undefined;
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   // A person at a terminal may be asked questions by the tool mid-call (elicitation): direct.
-  if (argv[0] === 'run' && process.stdin.isTTY && process.stderr.isTTY) return undefined;
+  if (argv[0] === 'run' && isatty(0) && isatty(2)) return undefined;
   // No socket folder (no daemon ever ran for this user) costs one lstat.
   const bad = dc.unsafeDir(dc.socketDir(env));
   if (bad === 'missing' && settings.mode !== 'on') return undefined;
@@ -114,9 +116,9 @@ function call(paths, argv, version, verbose) {
         argv,
         cwd: process.cwd(),
         env: process.env,
-        stdinTTY: Boolean(process.stdin.isTTY),
-        out: { tty: Boolean(process.stdout.isTTY), columns: process.stdout.columns },
-        err: { tty: Boolean(process.stderr.isTTY), columns: process.stderr.columns },
+        stdinTTY: isatty(0),
+        out: { tty: isatty(1), columns: isatty(1) ? process.stdout.columns : undefined },
+        err: { tty: isatty(2), columns: isatty(2) ? process.stderr.columns : undefined },
       }),
     );
     s.on('error', (e) => {
@@ -163,24 +165,30 @@ function call(paths, argv, version, verbose) {
           process.on('SIGINT', onSig);
           process.on('SIGTERM', onSig);
           send({ t: 'go' });
-        } else if (m.t === 'o') process.stdout.write(m.d);
-        else if (m.t === 'e') process.stderr.write(m.d);
+        } else if (m.t === 'o') write(process.stdout, m.d);
+        else if (m.t === 'e') write(process.stderr, m.d);
         else if (m.t === 'in?') readStdin().then((d) => send({ t: 'in', d }));
         else if (m.t === 'exit') finish(m.code);
       }
     });
-    for (const stream of [process.stdout, process.stderr])
-      stream.on('error', (e) => {
-        if (e.code !== 'EPIPE') throw e;
-        // The reader went away (`toolbox select … | head`): not an error, as on the direct path.
-        send({ t: 'cancel' });
-        process.exit(0);
-      });
+    const hooked = new Set();
+    const write = (stream, d) => {
+      if (!hooked.has(stream)) {
+        hooked.add(stream);
+        stream.on('error', (e) => {
+          if (e.code !== 'EPIPE') throw e;
+          // The reader went away (`toolbox select … | head`): not an error, as on the direct path.
+          send({ t: 'cancel' });
+          process.exit(0);
+        });
+      }
+      stream.write(d);
+    };
   });
 }
 
 async function readStdin() {
-  if (process.stdin.isTTY) return null;
+  if (isatty(0)) return null;
   const chunks = [];
   for await (const c of process.stdin) chunks.push(c);
   return Buffer.concat(chunks).toString('utf8');

@@ -140,14 +140,26 @@ function daemonPaths(env, cwd, argv, version) {
   return pathsFor(env, marker, version);
 }
 
+/**
+ * 16 hex digits of FNV-1a (two 32-bit lanes): a name, not a secret, and node:crypto would cost more
+ * to load than the rest of the client. A collision would only let two projects share one daemon,
+ * which still answers each request for the project that request names.
+ */
+function fnv64(s) {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x9e3779b9;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
 /** The files of the daemon named by `marker` (a realpath): a short hash keeps sun_path short. */
 function pathsFor(env, marker, version) {
   const dir = socketDir(env);
-  const hash = require('node:crypto')
-    .createHash('sha256')
-    .update([marker, version, process.execPath, uid() ?? ''].join('\0'))
-    .digest('hex')
-    .slice(0, 16);
+  const hash = fnv64([marker, version, process.execPath, uid() ?? ''].join('\0'));
   const base = path.join(dir, hash);
   return { dir, marker, socket: base + '.sock', pid: base + '.pid', log: base + '.log', hash };
 }

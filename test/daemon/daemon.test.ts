@@ -207,6 +207,27 @@ describe('toolbox daemon', () => {
     expect((await p.status()).running).toBe(true);
   }, 60_000);
 
+  it('a reader that goes away (EPIPE) is not an error through the daemon either: exit 0, no stack', async () => {
+    const before = (await p.status()).requests as number;
+    const child = spawn(process.execPath, [BIN, 'select', 'add two numbers', '--json'], {
+      cwd: p.dir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...p.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+    let served = before;
+    for (let i = 0; i < 30 && served === before; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      served = (await p.status()).requests as number;
+    }
+    expect(served).toBe(before + 1); // it did go through the daemon
+  }, 30_000);
+
   it('a daemon killed mid-run: the client exits 75 (daemon_lost) and the tool is not run again', async () => {
     const { pid } = await p.status();
     const child = spawn(process.execPath, [BIN, 'run', 'nap', '--json'], {
@@ -249,6 +270,10 @@ describe('toolbox daemon', () => {
     expect(existsSync(st.socket.replace(/\.sock$/, '.pid'))).toBe(false);
     const re = JSON.parse((await p.tb(['daemon', 'restart', '--json', '--idle', '1m'])).stdout);
     expect(re).toMatchObject({ running: true, idleTimeoutMs: 60_000 });
+    // SIGTERM: a clean stop that removes the socket and pid file too.
+    process.kill(re.pid, 'SIGTERM');
+    expect(await waitFor(() => !existsSync(re.socket) && !existsSync(re.socket.replace(/\.sock$/, '.pid')))).toBe(true);
+    expect((await p.status()).running).toBe(false);
     const bad = await p.tb(['daemon', 'start', '--idle', 'soon', '--json']);
     expect(bad.code).toBe(ExitCode.usage);
     expect(JSON.parse(bad.stderr).error.code).toBe('invalid_duration');
