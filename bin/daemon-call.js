@@ -108,9 +108,11 @@ function call(paths, argv, version, verbose) {
       send({ t: 'cancel' });
     };
     const timer = setTimeout(() => fallback('the daemon did not answer in time'), ACK_TIMEOUT_MS);
+    const upFront = dc.commitsUpFront(argv); // one round trip less (see daemon-client.js)
     s.on('connect', () =>
       send({
         op: 'call',
+        ...(upFront ? { go: true } : {}),
         proto: dc.PROTO,
         version,
         argv,
@@ -164,7 +166,7 @@ function call(paths, argv, version, verbose) {
           state = 'running';
           process.on('SIGINT', onSig);
           process.on('SIGTERM', onSig);
-          send({ t: 'go' });
+          if (!upFront) send({ t: 'go' });
         } else if (m.t === 'o') write(process.stdout, m.d);
         else if (m.t === 'e') write(process.stderr, m.d);
         else if (m.t === 'in?') readStdin().then((d) => send({ t: 'in', d }));

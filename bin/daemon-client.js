@@ -164,6 +164,15 @@ function pathsFor(env, marker, version) {
   return { dir, marker, socket: base + '.sock', pid: base + '.pid', log: base + '.log', hash };
 }
 
+/**
+ * Whether a command line may run without the client's `go`: a `select` without a session changes
+ * nothing but caches, so running it here and (after a timed-out ack) directly as well is harmless.
+ * A `run`, or a select that records a session turn, waits for `go` (never twice).
+ */
+function commitsUpFront(argv) {
+  return argv[0] === 'select' && !argv.some((a) => a === '--session' || a.startsWith('--session='));
+}
+
 function packageVersion() {
   try {
     return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version;
@@ -183,5 +192,6 @@ module.exports = {
   daemonPaths,
   pathsFor,
   packageVersion,
+  commitsUpFront,
   tryDaemon: (...a) => require('./daemon-call.js').tryDaemon(...a),
 };

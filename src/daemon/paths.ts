@@ -29,6 +29,7 @@ interface Client {
   socketDir(env: NodeJS.ProcessEnv): string;
   userSettings(env: NodeJS.ProcessEnv): DaemonSettings;
   daemonPaths(env: NodeJS.ProcessEnv, cwd: string, argv: string[], version: string): DaemonPaths;
+  commitsUpFront(argv: string[]): boolean;
   pathsFor(env: NodeJS.ProcessEnv, marker: string, version: string): DaemonPaths;
 }
 

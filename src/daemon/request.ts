@@ -5,6 +5,8 @@ import { isAbsolute } from 'node:path';
 /** One `select` or `run` from a client (bin/daemon-call.js). */
 export interface CallRequest {
   op: 'call';
+  /** Set by the client for a command that may run without waiting for its `go` (commitsUpFront). */
+  go?: boolean;
   proto: number;
   version: string;
   argv: string[];

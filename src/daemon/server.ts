@@ -160,8 +160,9 @@ export class DaemonServer {
     if (problem) return void s.end(JSON.stringify({ t: 'nack', reason: problem }) + '\n');
     const req = m as unknown as CallRequest;
     send(s, { t: 'ack' });
-    // Nothing runs until the client commits: a client that gave up waiting for the ack never sees its
-    // command run here as well as on its direct path.
+    if (m.go === true && client.commitsUpFront(req.argv)) return this.execute(s, req, next);
+    // Nothing else runs until the client commits: a client that gave up waiting for the ack never sees
+    // its command run here as well as on its direct path.
     next((g) => {
       if (g.t === 'go') this.execute(s, req, next);
       else s.destroy();

@@ -24,6 +24,13 @@ const describeProcess = (pid: number) => {
     return `${pid} gone`;
   }
 };
+const isShell = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/usr/bin/sh\0');
+  } catch {
+    return false;
+  }
+};
 const waitFor = async (cond: () => boolean, ms = 15_000) => {
   for (let t = 0; t < ms && !cond(); t += 50) await new Promise((r) => setTimeout(r, 50));
   return cond();
@@ -239,7 +246,9 @@ describe('toolbox daemon', () => {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    expect(await waitFor(() => processesWith(mark).length > 0)).toBe(true);
+    // Wait for the tool's own shell (the last process of the sandbox to start), then kill the daemon.
+    const toolShell = () => processesWith(mark).some(isShell);
+    expect(await waitFor(toolShell)).toBe(true);
     const running = new Set(processesWith(mark));
     process.kill(pid, 'SIGKILL');
     const [code] = (await once(child, 'exit')) as [number];

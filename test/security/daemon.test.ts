@@ -164,7 +164,14 @@ describe('daemon protocol', () => {
     const before = await requests();
     const answer = await raw([call()], 1500);
     expect(answer.map((m) => m.t)).toEqual(['ack']);
+    // A `run` that claims to be committed up front (only a select without a session may) waits for `go` too.
+    const claimed = await raw([call({ go: true })], 1500);
+    expect(claimed.map((m) => m.t)).toEqual(['ack']);
     expect(processesWith(mark)).toEqual([]);
     expect(await requests()).toBe(before);
-  });
+    // The control: a plain select committed up front runs without `go`.
+    const sel = await raw([call({ go: true, argv: ['select', 'add', '--json'] })], 5000);
+    expect(sel.at(-1)).toEqual({ t: 'exit', code: 0 });
+    expect(await requests()).toBe(before + 1);
+  }, 20_000);
 });
