@@ -4,11 +4,12 @@ import { terms } from '../text.js';
 interface Vec {
   file: LintFile;
   id: string;
-  /** Terms, rarest first (global document frequency, then the term), with unit-normalised weights. */
-  terms: string[];
+  /** Term ids, rarest first (global document frequency, then the term), with unit-normalised weights. */
+  terms: Uint32Array;
   weights: Float64Array;
-  /** term -> count, and the vector's length: the exact cosine of a candidate pair. */
-  tf: Map<string, number>;
+  /** Term ids in order of first use, with their counts, and the vector's length: the exact cosine of a pair. */
+  tfTerms: Uint32Array;
+  tfCounts: Float64Array;
   norm: number;
 }
 
@@ -26,14 +27,6 @@ const MAX_MATCHES = 20;
 /** Per tool, verify at most this many candidates (rarest shared terms first): bounds the worst case. */
 const MAX_CANDIDATES = 4000;
 
-function counts(file: LintFile): Map<string, number> | undefined {
-  const d = file.data.description;
-  if (typeof d !== 'string') return undefined;
-  const tf = new Map<string, number>();
-  for (const t of terms(d)) tf.set(t, (tf.get(t) ?? 0) + 1);
-  return tf.size ? tf : undefined;
-}
-
 /**
  * Every tool whose description has a cosine similarity at or above `threshold` with an earlier
  * tool's, reported once per tool with the closest earlier one. Near-linear: the AllPairs prefix
@@ -41,26 +34,50 @@ function counts(file: LintFile): Map<string, number> | undefined {
  * description must share, so common words never produce candidate lists of the whole registry.
  * A pair at or above the threshold must share a term of the earlier tool's prefix: the rest of
  * its terms (its suffix) weigh less than `threshold` in total, so they alone cannot reach it.
+ * Terms are interned as numbers and vectors kept in typed arrays: 50,000 tools fit in a few MB.
  */
 export function similarPairs(files: LintFile[], threshold: number): SimilarFinding[] {
-  const tfs = files.map(counts);
-  const df = new Map<string, number>();
-  for (const tf of tfs) if (tf) for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const order = (x: string, y: string) => df.get(x)! - df.get(y)! || (x < y ? -1 : x > y ? 1 : 0);
+  const ids = new Map<string, number>();
+  const vocab: string[] = [];
+  const df: number[] = [];
+  const tfs = files.map((file) => {
+    const d = file.data.description;
+    if (typeof d !== 'string') return undefined;
+    const tf = new Map<number, number>();
+    for (const t of terms(d)) {
+      let id = ids.get(t);
+      if (id === undefined) {
+        id = vocab.length;
+        ids.set(t, id);
+        vocab.push(t);
+        df.push(0);
+      }
+      tf.set(id, (tf.get(id) ?? 0) + 1);
+    }
+    for (const id of tf.keys()) df[id]!++;
+    return tf.size ? { terms: Uint32Array.from(tf.keys()), counts: Float64Array.from(tf.values()) } : undefined;
+  });
+  const order = (x: number, y: number) =>
+    df[x]! - df[y]! || (vocab[x]! < vocab[y]! ? -1 : vocab[x]! > vocab[y]! ? 1 : 0);
   const vecs: Vec[] = [];
   tfs.forEach((tf, i) => {
     if (!tf) return;
     const file = files[i]!;
     let sq = 0;
-    for (const w of tf.values()) sq += w * w;
+    for (const w of tf.counts) sq += w * w;
     const norm = Math.sqrt(sq);
-    const ts = [...tf.keys()].sort(order);
-    const weights = Float64Array.from(ts, (t) => tf.get(t)! / norm);
-    vecs.push({ file, id: typeof file.data.id === 'string' ? file.data.id : file.file, terms: ts, weights, tf, norm });
+    const at = new Map<number, number>();
+    tf.terms.forEach((t, k) => at.set(t, tf.counts[k]!));
+    const ts = Uint32Array.from(tf.terms).sort(order);
+    const weights = Float64Array.from(ts, (t) => at.get(t)! / norm);
+    const id = typeof file.data.id === 'string' ? file.data.id : file.file;
+    vecs.push({ file, id, terms: ts, weights, tfTerms: tf.terms, tfCounts: tf.counts, norm });
   });
-  const index = new Map<string, number[]>();
+  const index: (number[] | undefined)[] = [];
   const out: SimilarFinding[] = [];
   const seen = new Int32Array(vecs.length).fill(-1);
+  // a's counts by term id while one pair is compared (reset after): a dense lookup, no per-tool maps.
+  const scratch = new Float64Array(vocab.length);
   for (let j = 0; j < vecs.length; j++) {
     const b = vecs[j]!;
     // Candidates: earlier tools that indexed one of b's terms (b's rarest terms first).
@@ -68,17 +85,19 @@ export function similarPairs(files: LintFile[], threshold: number): SimilarFindi
     let matches = 0;
     let checked = 0;
     probe: for (const t of b.terms) {
-      const list = index.get(t);
+      const list = index[t];
       if (!list) continue;
       for (const i of list) {
         if (seen[i] === j) continue;
         seen[i] = j;
         const a = vecs[i]!;
+        a.tfTerms.forEach((t, k) => (scratch[t] = a.tfCounts[k]!));
         let dot = 0;
-        for (const [t, wb] of b.tf) {
-          const wa = a.tf.get(t);
-          if (wa !== undefined) dot += wa * wb;
+        for (let k = 0; k < b.tfTerms.length; k++) {
+          const wa = scratch[b.tfTerms[k]!]!;
+          if (wa !== 0) dot += wa * b.tfCounts[k]!;
         }
+        for (const t of a.tfTerms) scratch[t] = 0;
         const sim = dot / (a.norm * b.norm);
         if (sim >= threshold && a.id !== b.id) {
           matches++;
@@ -93,12 +112,7 @@ export function similarPairs(files: LintFile[], threshold: number): SimilarFindi
     let suffix = 0;
     let cut = b.terms.length;
     while (cut > 0 && Math.sqrt(suffix + b.weights[cut - 1]! ** 2) < threshold) suffix += b.weights[--cut]! ** 2;
-    for (let k = 0; k < cut; k++) {
-      const t = b.terms[k]!;
-      const list = index.get(t);
-      if (list) list.push(j);
-      else index.set(t, [j]);
-    }
+    for (let k = 0; k < cut; k++) (index[b.terms[k]!] ??= []).push(j);
   }
   return out;
 }
