@@ -28,10 +28,12 @@ export function readYamlSource(text: string): YamlSource {
   const fast = fastParseYaml(text);
   if (!fast) return parseYamlSource(text);
   let full: YamlSource | undefined;
-  const first = fast.keyLines.values().next().value ?? 1;
+  // The locator keeps the text and the key lines, not the parsed value (validate keeps locators).
+  const keyLines = fast.keyLines;
+  const first = keyLines.values().next().value ?? 1;
   const locate = (path: readonly PathSeg[]): Pos => {
     if (path.length === 0) return { line: first, column: 1 };
-    if (path.length === 1) return { line: fast.keyLines.get(String(path[0])) ?? first, column: 1 };
+    if (path.length === 1) return { line: keyLines.get(String(path[0])) ?? first, column: 1 };
     return (full ??= parseYamlSource(text)).locate(path);
   };
   return { value: fast.value, errors: [], locate };

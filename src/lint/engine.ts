@@ -94,6 +94,48 @@ export function runLint(
   settings: LintSettings,
   displayPath: (f: string) => string,
 ): Diagnostic[] {
+  return runRules(rules, files, settings, displayPath, 'both');
+}
+
+/**
+ * The per-file rules (`check`) on one file: what validate runs as it reads each file, so that
+ * nothing but what registry-wide rules need stays in memory.
+ */
+export function lintOneFile(rules: LintRule[], file: LintFile, settings: LintSettings): Diagnostic[] {
+  return runRules(rules, [file], settings, (f) => f, 'file');
+}
+
+/** The registry-wide rules (`checkAll`) only. */
+export function lintRegistry(
+  rules: LintRule[],
+  files: LintFile[],
+  settings: LintSettings,
+  displayPath: (f: string) => string,
+): Diagnostic[] {
+  return runRules(rules, files, settings, displayPath, 'registry');
+}
+
+/**
+ * What registry-wide rules (`checkAll`) get of a contract: the fields they read (id, name, title,
+ * description, annotations.title and the parameters' schema), not loader, sandbox or examples,
+ * so that validate keeps little per file in a registry of 50,000 tools.
+ */
+export function registryView(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ['id', 'name', 'title', 'description', 'schema'] as const) if (k in data) out[k] = data[k];
+  const a = data.annotations;
+  if (a && typeof a === 'object' && !Array.isArray(a) && 'title' in a)
+    out.annotations = { title: (a as Record<string, unknown>).title };
+  return out;
+}
+
+function runRules(
+  rules: LintRule[],
+  files: LintFile[],
+  settings: LintSettings,
+  displayPath: (f: string) => string,
+  which: 'file' | 'registry' | 'both',
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const rule of rules) {
     const id = rule.meta.id;
@@ -128,10 +170,11 @@ export function runLint(
         });
       }
     };
-    if (rule.check) {
+    if (rule.check && which !== 'registry') {
       for (const f of files) guard(f, () => rule.check!({ ...f, options, report: (r) => emit(f, r) }));
     }
-    if (rule.checkAll) guard(undefined, () => rule.checkAll!({ files, options, report: emit, displayPath }));
+    if (rule.checkAll && which !== 'file')
+      guard(undefined, () => rule.checkAll!({ files, options, report: emit, displayPath }));
   }
   return out;
 }

@@ -38,6 +38,10 @@ export interface FileRuleContext extends LintFile {
 
 /** What a registry-wide rule's `checkAll` gets (for rules that compare tools with each other). */
 export interface RegistryRuleContext {
+  /**
+   * Every structurally parsed file; `data` holds only what such rules read (engine.ts
+   * registryView: id, name, title, description, annotations.title, schema).
+   */
   files: LintFile[];
   options: Record<string, number | string | boolean>;
   report(file: LintFile, r: Report): void;

@@ -8,7 +8,7 @@ import { SEVERITY_RANK, sortDiagnostics, type Diagnostic, type Severity } from '
 import type { ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles } from '../registry/discover.js';
-import { lintSettings, runLint } from './engine.js';
+import { lintOneFile, lintRegistry, lintSettings, registryView } from './engine.js';
 import {
   applyDirectives,
   applyOverrides,
@@ -111,9 +111,14 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   const displayPath = (f: string) => relative(base, f) || f;
 
   const diagnostics: Diagnostic[] = [];
+  // Files are linted as they are read; what stays is each file's locator and the few fields the
+  // registry-wide rules read (registryView), plus whole contracts only when routing or --locked needs them.
   const lintFiles: LintFile[] = [];
+  const routing = opts.routing !== false && settings.severity.routing !== 'off';
+  const keepContracts = routing || opts.locked === true;
   const entries: ToolEntry[] = [];
-  const byId = new Map<string, ToolEntry>();
+  const byId = new Map<string, { file: string; line?: number }>();
+  let tools = 0;
   const broken: Registry['broken'] = [];
   const rels = discoverContractFiles(project.registryDir).filter(
     (rel) => !isIgnored(project.registryDir, join(project.registryDir, rel), ignore),
@@ -165,7 +170,11 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
       typeof data === 'object' &&
       !Array.isArray(data) &&
       !parsed.diagnostics.some((d) => d.rule === 'unsafe-key');
-    if (structurallyParsed) lintFiles.push({ file, data: data as Record<string, unknown>, locate: parsed.locate });
+    if (structurallyParsed) {
+      const lf: LintFile = { file, data: data as Record<string, unknown>, locate: parsed.locate };
+      for (const d of lintOneFile(rules, lf, settings)) diagnostics.push(d);
+      lintFiles.push({ ...lf, data: registryView(lf.data) });
+    }
     if (!parsed.contract) {
       broken.push({ file, diagnostics: parsed.diagnostics });
       continue;
@@ -208,18 +217,24 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
         hint: pr.hint,
       });
     }
-    const entry: ToolEntry = { contract: parsed.contract, file, line };
-    entries.push(entry);
-    byId.set(entry.contract.id, entry);
+    tools++;
+    byId.set(parsed.contract.id, { file, line });
+    if (keepContracts) entries.push({ contract: parsed.contract, file, line });
   }
 
   await breathe();
   // One push per finding: a spread of a huge array overflows the stack.
-  for (const d of runLint(rules, lintFiles, settings, displayPath)) diagnostics.push(d);
+  for (const d of lintRegistry(rules, lintFiles, settings, displayPath)) diagnostics.push(d);
   await breathe();
 
-  if (opts.routing !== false && settings.severity.routing !== 'off' && entries.length > 0) {
-    const registry: Registry = { project, entries, byId, broken, parsed: rels.length };
+  if (routing && entries.length > 0) {
+    const registry: Registry = {
+      project,
+      entries,
+      byId: new Map(entries.map((e) => [e.contract.id, e])),
+      broken,
+      parsed: rels.length,
+    };
     const { checkRouting } = await import('../select/routing.js');
     const sev = settings.severity.routing as Severity;
     for (const d of await checkRouting(registry, { top: 3, signal: opts.signal }))
@@ -244,7 +259,7 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   sortDiagnostics(reported);
   return {
     diagnostics: reported,
-    summary: summarize(reported, opts.files ? opts.files.length : rels.length, entries.length),
+    summary: summarize(reported, opts.files ? opts.files.length : rels.length, tools),
     rules: [...STRUCTURAL_RULES, ...rules.map((r) => r.meta), ...extraRules],
   };
 }
