@@ -75,32 +75,35 @@ export function readCache(project: Project): RegistryCache | undefined {
 }
 
 export function writeCache(project: Project, cache: RegistryCache): void {
-  const shards: Record<string, IdIndexEntry>[] = Array.from({ length: ID_SHARDS }, () => ({}));
+  // Each contract is turned into JSON once and that text spliced into both the full cache and its
+  // id shard (a second JSON.stringify of 10,000 contracts cost ~0.1 s of a cold build).
+  const shards: string[][] = Array.from({ length: ID_SHARDS }, () => []);
+  const taken: Set<string>[] = Array.from({ length: ID_SHARDS }, () => new Set());
+  const full: string[] = [];
   for (const [rel, f] of Object.entries(cache.files)) {
-    if (!f.contract) continue;
-    const shard = shards[idShard(f.contract.id)]!;
+    const { contract, ...rest } = f;
+    const head = JSON.stringify(rest).slice(0, -1);
+    const contractJson = contract ? JSON.stringify(contract) : undefined;
+    full.push(`${JSON.stringify(rel)}:${head}${contractJson ? `,"contract":${contractJson}` : ''}}`);
+    if (!contract) continue;
+    const n = idShard(contract.id);
     // The first file wins, as in the registry (a later duplicate is reported as broken).
-    if (!Object.prototype.hasOwnProperty.call(shard, f.contract.id))
-      shard[f.contract.id] = {
-        rel,
-        mtimeMs: f.mtimeMs,
-        size: f.size,
-        ctimeMs: f.ctimeMs,
-        line: f.line,
-        contract: f.contract,
-      };
+    if (taken[n]!.has(contract.id)) continue;
+    taken[n]!.add(contract.id);
+    const entry: Omit<IdIndexEntry, 'contract'> = {
+      rel,
+      mtimeMs: f.mtimeMs,
+      size: f.size,
+      ctimeMs: f.ctimeMs,
+      line: f.line,
+    };
+    shards[n]!.push(`${JSON.stringify(contract.id)}:${JSON.stringify(entry).slice(0, -1)},"contract":${contractJson}}`);
   }
+  const doc = (version: number, data: string[]) =>
+    `{"version":${version},"registryDir":${JSON.stringify(project.registryDir)},"data":{${data.join(',')}}}`;
   try {
-    writeFileAtomic(
-      fullPath(project),
-      JSON.stringify({ version: VERSION, registryDir: project.registryDir, data: cache.files }),
-    );
-    shards.forEach((data, n) =>
-      writeFileAtomic(
-        shardPath(project, n),
-        JSON.stringify({ version: IDS_VERSION, registryDir: project.registryDir, data }),
-      ),
-    );
+    writeFileAtomic(fullPath(project), doc(VERSION, full));
+    shards.forEach((data, n) => writeFileAtomic(shardPath(project, n), doc(IDS_VERSION, data)));
   } catch {
     // A read-only project still works, only slower.
   }

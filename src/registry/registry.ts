@@ -1,4 +1,4 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
@@ -31,7 +31,8 @@ export interface FileStamp {
   ctimeMs: number;
 }
 const fingerprint = (st: FileStamp) => ({ mtimeMs: st.mtimeMs, size: st.size, ctimeMs: st.ctimeMs });
-const same = (c: CachedFile, st: Stats) => c.mtimeMs === st.mtimeMs && c.size === st.size && c.ctimeMs === st.ctimeMs;
+const same = (c: CachedFile, st: FileStamp) =>
+  c.mtimeMs === st.mtimeMs && c.size === st.size && c.ctimeMs === st.ctimeMs;
 
 /** Parse and check one contract file (what a cache entry remembers of it). */
 export function parseOne(abs: string, st: FileStamp): CachedFile {
@@ -55,16 +56,25 @@ export function parseOne(abs: string, st: FileStamp): CachedFile {
  * Load the whole registry, re-parsing only files whose size/mtime changed since the cached
  * index in `.toolbox/cache/` (the cache is an optimisation: if it cannot be written, nothing fails).
  */
-export function loadRegistry(project: Project, opts: { cache?: boolean } = {}): Registry {
+export function loadRegistry(
+  project: Project,
+  opts: {
+    cache?: boolean;
+    /** The contract files (sorted, relative) with their fingerprints, when the caller has just listed them. */
+    listing?: { rel: string[]; stamp(i: number): FileStamp };
+  } = {},
+): Registry {
   const useCache = opts.cache !== false;
   const prev: RegistryCache | undefined = useCache ? readCache(project) : undefined;
   const files: Record<string, CachedFile> = {};
   let parsed = 0;
-  for (const rel of discoverContractFiles(project.registryDir)) {
+  const rels = opts.listing?.rel ?? discoverContractFiles(project.registryDir);
+  for (let i = 0; i < rels.length; i++) {
+    const rel = rels[i]!;
     const abs = join(project.registryDir, rel);
-    let st: Stats;
+    let st: FileStamp;
     try {
-      st = statSync(abs);
+      st = opts.listing ? opts.listing.stamp(i) : statSync(abs);
     } catch {
       continue;
     }

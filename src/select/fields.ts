@@ -75,9 +75,9 @@ export function fieldTexts(c: ToolContract): string[] {
   ];
 }
 
-/** All of a contract's searchable text in one string (what dense retrieval embeds). */
-export function toolText(c: ToolContract): string {
-  const [, description, params, , tags, examples] = fieldTexts(c);
+/** All of a contract's searchable text in one string (what dense retrieval embeds); `texts`: its fieldTexts. */
+export function toolText(c: ToolContract, texts: string[] = fieldTexts(c)): string {
+  const [, description, params, , tags, examples] = texts;
   return [c.name && c.name !== c.id ? `${c.name} (${c.id})` : c.id, description, params, tags, examples]
     .filter(Boolean)
     .join('\n');

@@ -70,10 +70,9 @@ export interface DocStats {
   len: number[];
 }
 
-export function docStats(c: ToolContract): DocStats {
+export function docStats(c: ToolContract, texts: string[] = fieldTexts(c)): DocStats {
   const tf: Record<string, number>[] = [];
   const len: number[] = [];
-  const texts = fieldTexts(c);
   for (const text of texts) {
     const counts: Record<string, number> = Object.create(null);
     const toks = tokenize(text);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fastParseYaml, flow, plainScalar, quoted } from '../../src/contract/fast-yaml.js';
+import { fastParseYaml, flow, hasRefusedChar, plainScalar, quoted } from '../../src/contract/fast-yaml.js';
 import { parseYamlSource, readYamlSource } from '../../src/contract/yaml-source.js';
 // @ts-expect-error: a plain .mjs helper of the benches, without types
 import { generateRegistry } from '../../bench/gen-registry.mjs';
@@ -266,6 +266,13 @@ describe('fastParseYaml on the shapes it takes', () => {
   ];
   it.each(refused)('refuses %j', (text) => {
     expect(fastParseYaml(text)).toBeUndefined();
+  });
+
+  it('refuses exactly the characters it leaves to yaml', () => {
+    const refusedCodes = [0x00, 0x09, 0x0b, 0x0d, 0x1f, 0x7f, 0x85, 0x9f, 0x2028, 0x2029, 0xfeff, 0xfffe, 0xffff];
+    for (const c of refusedCodes) expect(hasRefusedChar(`ab${String.fromCharCode(c)}`), c.toString(16)).toBe(true);
+    const fine = [0x0a, 0x20, 0x7e, 0xa0, 0xe9, 0x4e2d, 0x2027, 0x202a, 0xfefe, 0xff00, 0xfffd];
+    expect(hasRefusedChar(fine.map((c) => String.fromCharCode(c)).join(''))).toBe(false);
   });
 
   it('records the line of every key of the root mapping, and only those', () => {
