@@ -3,7 +3,7 @@ import type { ToolContract } from './types.js';
 import { decodeUtf8, readYamlSource, type PathSeg, type Pos } from './yaml-source.js';
 import { ajvFor, pointerToPath, remoteRefs, type AjvError } from './ajv.js';
 import { linearProblem } from './regex.js';
-import { contractSchema } from './schema.js';
+import { contractValidator } from './contract-validator.js';
 
 /** Contract files larger than this are refused without parsing. */
 export const MAX_CONTRACT_BYTES = 1024 * 1024;
@@ -112,7 +112,7 @@ export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
     );
   if (unsafe.length) return done(data, src.locate);
 
-  const validate = ajvFor(contractSchema).compile(contractSchema);
+  const validate = contractValidator();
   if (!validate(data)) {
     for (const e of filterAjvErrors(validate.errors ?? [])) {
       const path = pointerToPath(e.instancePath);
