@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolContract } from '../contract/types.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { writeFileAtomic, writeFileAtomicParts } from '../util/fs.js';
 
 const VERSION = 1;
 
@@ -80,11 +80,13 @@ export function writeCache(project: Project, cache: RegistryCache): void {
   const shards: string[][] = Array.from({ length: ID_SHARDS }, () => []);
   const taken: Set<string>[] = Array.from({ length: ID_SHARDS }, () => new Set());
   const full: string[] = [];
+  let first = true;
   for (const [rel, f] of Object.entries(cache.files)) {
     const { contract, ...rest } = f;
     const head = JSON.stringify(rest).slice(0, -1);
     const contractJson = contract ? JSON.stringify(contract) : undefined;
-    full.push(`${JSON.stringify(rel)}:${head}${contractJson ? `,"contract":${contractJson}` : ''}}`);
+    full.push(`${first ? '' : ','}${JSON.stringify(rel)}:${head}${contractJson ? `,"contract":${contractJson}` : ''}}`);
+    first = false;
     if (!contract) continue;
     const n = idShard(contract.id);
     // The first file wins, as in the registry (a later duplicate is reported as broken).
@@ -99,10 +101,12 @@ export function writeCache(project: Project, cache: RegistryCache): void {
     };
     shards[n]!.push(`${JSON.stringify(contract.id)}:${JSON.stringify(entry).slice(0, -1)},"contract":${contractJson}}`);
   }
-  const doc = (version: number, data: string[]) =>
-    `{"version":${version},"registryDir":${JSON.stringify(project.registryDir)},"data":{${data.join(',')}}}`;
+  const open = (version: number) =>
+    `{"version":${version},"registryDir":${JSON.stringify(project.registryDir)},"data":{`;
+  const doc = (version: number, data: string[]) => `${open(version)}${data.join(',')}}}`;
   try {
-    writeFileAtomic(fullPath(project), doc(VERSION, full));
+    // Written in pieces: at 50,000 contracts the whole text is ~90 MB.
+    writeFileAtomicParts(fullPath(project), [open(VERSION), ...full, '}}']);
     shards.forEach((data, n) => writeFileAtomic(shardPath(project, n), doc(IDS_VERSION, data)));
   } catch {
     // A read-only project still works, only slower.

@@ -75,8 +75,13 @@ export function fieldTexts(c: ToolContract): string[] {
   ];
 }
 
-/** All of a contract's searchable text in one string (what dense retrieval embeds); `texts`: its fieldTexts. */
-export function toolText(c: ToolContract, texts: string[] = fieldTexts(c)): string {
+/** All of a contract's searchable text in one string (what dense retrieval embeds). */
+export function toolText(c: ToolContract): string {
+  return toolTextOf(c, fieldTexts(c));
+}
+
+/** toolText from the contract's fieldTexts, when the caller has them already. */
+export function toolTextOf(c: ToolContract, texts: string[]): string {
   const [, description, params, , tags, examples] = texts;
   return [c.name && c.name !== c.id ? `${c.name} (${c.id})` : c.id, description, params, tags, examples]
     .filter(Boolean)

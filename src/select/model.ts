@@ -70,7 +70,12 @@ export interface DocStats {
   len: number[];
 }
 
-export function docStats(c: ToolContract, texts: string[] = fieldTexts(c)): DocStats {
+export function docStats(c: ToolContract): DocStats {
+  return docStatsOf(fieldTexts(c));
+}
+
+/** docStats from a contract's fieldTexts, when the caller has them already. */
+export function docStatsOf(texts: string[]): DocStats {
   const tf: Record<string, number>[] = [];
   const len: number[] = [];
   for (const text of texts) {

@@ -4,9 +4,9 @@ import type { Project } from '../config.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles, discoverUnder } from '../registry/discover.js';
-import { writeFileAtomic } from '../util/fs.js';
-import { fieldTexts, toolText } from './fields.js';
-import { buildIndex, docStats, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
+import { writeFileAtomic, writeFileAtomicParts } from '../util/fs.js';
+import { fieldTexts, toolTextOf } from './fields.js';
+import { buildIndex, docStatsOf, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
 import { decodeIndex, encodeIndex, type FileList, type StoredIndex, type ToolRecord } from './store-format.js';
 import { JOURNAL_MIN_FILES, changedFolders, verifyInBackground, writeJournal } from './journal.js';
 import { updateLex } from './incremental.js';
@@ -321,10 +321,10 @@ async function updateIndex(
         est.push(doc);
       }
       const texts = fieldTexts(c);
-      fresh.set(doc, docStats(c, texts));
+      fresh.set(doc, docStatsOf(texts));
       tools.push({ id: c.id, rel: r, line: p.line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
       blobs.push(blob);
-      hashes.push(nodeCrypto().createHash('sha1').update(toolText(c, texts)).digest('hex').slice(0, 20));
+      hashes.push(nodeCrypto().createHash('sha1').update(toolTextOf(c, texts)).digest('hex').slice(0, 20));
     } else if (od !== undefined) {
       remap[od] = doc;
       let tok = s.tools[od]!.tok;
@@ -361,6 +361,16 @@ function estimateTokens(c: ToolContract): number {
   return Math.ceil((json.length - other) / 4) + other;
 }
 
+function* statsParts(cache: StatsCache): Generator<string> {
+  yield `{"registryDir":${JSON.stringify(cache.registryDir)},"files":{`;
+  let sep = '';
+  for (const [rel, f] of Object.entries(cache.files)) {
+    yield `${sep}${JSON.stringify(rel)}:${JSON.stringify(f)}`;
+    sep = ',';
+  }
+  yield '}}';
+}
+
 async function rebuild(
   project: Project,
   files: FileList,
@@ -395,7 +405,7 @@ async function rebuild(
       prev && prev.id === e.contract.id && prev.fp[0] === fp[0] && prev.fp[1] === fp[1] && prev.fp[2] === fp[2];
     const c = e.contract;
     const texts = fieldTexts(c); // once for the statistics and the hash
-    const s = fresh ? prev.stats : (rebuilt++, docStats(c, texts));
+    const s = fresh ? prev.stats : (rebuilt++, docStatsOf(texts));
     let tok = fresh ? prev.tok : -1;
     if (tokens && tok < 0) {
       if (estimate) {
@@ -407,14 +417,15 @@ async function rebuild(
     next.files[rel] = { fp, id: e.contract.id, stats: s, tok: est[est.length - 1] === tools.length ? -1 : tok };
     stats.push(s);
     tools.push({ id: c.id, rel, line: e.line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
-    hashes.push(nodeCrypto().createHash('sha1').update(toolText(c, texts)).digest('hex').slice(0, 20));
+    hashes.push(nodeCrypto().createHash('sha1').update(toolTextOf(c, texts)).digest('hex').slice(0, 20));
     blobs.push(JSON.stringify(c));
   }
   const lex = buildIndex(stats);
   const broken = reg.broken.map((b) => relative(dir, b.file).split(sep).join('/'));
   if (useCache) {
     try {
-      writeFileAtomic(statsPath(project), JSON.stringify(next));
+      // In pieces: one string of every tool's statistics is ~100 MB at 50,000 tools.
+      writeFileAtomicParts(statsPath(project), statsParts(next));
       writeFileAtomic(
         binPath(project),
         encodeIndex({ registryDir: dir, files, broken, tools, lex, contracts: blobs, hashes, est, drift: 0 }),

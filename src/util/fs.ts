@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync, rmSync, openSync, closeSync, constants } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync, writeSync, rmSync, openSync, closeSync, constants } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { nodeCrypto } from './builtins.js';
 
@@ -43,4 +43,39 @@ export function createFileExclusive(file: string, data: string | Uint8Array, mod
     throw e;
   }
   return true;
+}
+
+/**
+ * writeFileAtomic for a large text given in pieces: written in ~1 MB chunks, so that the whole
+ * text never exists as one string (nor as one UTF-8 buffer) in memory.
+ */
+export function writeFileAtomicParts(file: string, parts: Iterable<string>): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w');
+  try {
+    const flush = (text: string) => {
+      const b = Buffer.from(text, 'utf8');
+      for (let off = 0; off < b.length;) off += writeSync(fd, b, off);
+    };
+    let chunk = '';
+    for (const p of parts) {
+      chunk += p;
+      if (chunk.length >= 1 << 20) {
+        flush(chunk);
+        chunk = '';
+      }
+    }
+    if (chunk) flush(chunk);
+    closeSync(fd);
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      /* already closed */
+    }
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
