@@ -51,7 +51,10 @@ export function createFileExclusive(file: string, data: string | Uint8Array, mod
  */
 export function writeFileAtomicParts(file: string, parts: Iterable<string>): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(
+    dirname(file),
+    `.${basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`,
+  );
   const fd = openSync(tmp, 'w');
   try {
     const flush = (text: string) => {
