@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { codePath } from '../util/assets.js';
 import { ajvFor, type AjvError } from './ajv.js';
 import { contractSchema } from './schema.js';
 
@@ -16,7 +17,7 @@ let validator: ValidateFn | undefined;
 export function contractValidator(): ValidateFn {
   if (validator) return validator;
   try {
-    validator = createRequire(import.meta.url)('./contract-validate.cjs') as ValidateFn;
+    validator = createRequire(import.meta.url)(codePath('contract', 'contract-validate.cjs')) as ValidateFn;
   } catch {
     validator = ajvFor(contractSchema).compile(contractSchema);
   }
