@@ -147,6 +147,8 @@ describe('fieldTexts', () => {
     };
     expect(walk(schema)).toEqual({ params: ['description', 'text of the note', 'enum'], enums: [] });
     expect(walk({ properties: { a: { description: 7, title: ['x'] } } })).toEqual({ params: ['a'], enums: [] });
+    // null and other non-schemas inside a list of schemas are skipped
+    expect(walk({ anyOf: [null, true, 'x', 3, { description: 'kept' }] })).toEqual({ params: ['kept'], enums: [] });
     expect(walk('a string schema')).toEqual({ params: [], enums: [] });
     expect(walk(undefined)).toEqual({ params: [], enums: [] });
   });
