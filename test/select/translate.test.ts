@@ -46,6 +46,23 @@ describe('translation', () => {
     expect(t.beij).toBeCloseTo(1 / Math.sqrt(2)); // beijing municipality
     expect(translateZh('no chinese here')).toEqual({});
   });
+
+  it('takes the stems of a word’s first four senses, and sums each word’s share times the weight', () => {
+    // 开: open | start | turn on | put in operation | operate | run …: "operate" and "run" are rarer senses
+    expect(glossStems('开')).toEqual(['open', 'start', 'turn', 'put', 'oper']);
+    expect(glossStems('我们')).toEqual(['us']); // we, ourselves, our: stop words
+    expect(glossStems('zz')).toEqual([]);
+    expect(translateZh('天气天气', 0.5)).toEqual({ weather: 1 });
+    expect(translateZh('天气', 1, { weather: 1 })).toEqual({ weather: 2 });
+    expect(translateZh('丂')).toEqual({}); // not in the glossary
+  });
+
+  it('segments by characters, not UTF-16 units, and never reads past the end', () => {
+    expect(segment('𠀀天气')).toEqual(['𠀀', '天气']);
+    expect(segment('天')).toEqual(['天']);
+    expect(segment('气温天')).toEqual(['气温', '天']);
+    expect(segment('')).toEqual([]);
+  });
 });
 
 describe('translation in ranking', () => {
