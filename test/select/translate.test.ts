@@ -21,6 +21,16 @@ describe('the glossary', () => {
     expect(bad).toEqual([]);
   });
 
+  it('finds the first and the last headword, and nothing before or after them', () => {
+    const lines = readFileSync(LEXICON_FILE, 'utf8').trimEnd().split('\n');
+    for (const line of [lines[0]!, lines[1]!, lines.at(-2)!, lines.at(-1)!]) {
+      const [head, rest] = line.split('\t') as [string, string];
+      expect(senses(head).join('|'), head).toBe(rest);
+    }
+    expect(senses('\u0001')).toEqual([]); // sorts before every headword
+    expect(senses('\u{10FFFF}')).toEqual([]); // after every headword
+  });
+
   it('looks up common words, and nothing for unknown ones', () => {
     expect(senses('天气')).toEqual(['weather']);
     expect(senses('明天')).toEqual(['tomorrow']);
