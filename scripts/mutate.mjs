@@ -5,7 +5,7 @@
 // measures one module; the default is every module (select as a whole).
 // Not part of CI: it takes minutes per module on a 2-core machine.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { NOT_MUTATED, SELECT_PARTS } from './mutate-select.mjs';
 
@@ -27,19 +27,24 @@ export const MODULES = {
 
 // A source file (optionally with Stryker's line range, `src/select/query.ts:40-80`) is a module of its own,
 // named after the file, for checking a fix without re-running a whole part.
-const wanted = process.argv.slice(2).map((m) => {
-  if (m in MODULES || !existsSync(m.split(':')[0])) return m;
-  const name = basename(m.split(':')[0], '.ts');
-  MODULES[name] = m;
-  return name;
-});
+// `--table`: only print the table of what was measured before.
+const tableOnly = process.argv.includes('--table');
+const wanted = process.argv
+  .slice(2)
+  .filter((m) => m !== '--table')
+  .map((m) => {
+    if (m in MODULES || !existsSync(m.split(':')[0])) return m;
+    const name = basename(m.split(':')[0], '.ts');
+    MODULES[name] = m;
+    return name;
+  });
 for (const m of wanted) {
   if (!(m in MODULES)) {
     process.stderr.write(`error: unknown module '${m}'. Known: ${Object.keys(MODULES).join(', ')}\n`);
     process.exit(2);
   }
 }
-const modules = wanted.length ? wanted : Object.keys(MODULES).filter((m) => !m.includes('-'));
+const modules = tableOnly ? [] : wanted.length ? wanted : Object.keys(MODULES).filter((m) => !m.includes('-'));
 const out = join('reports', 'mutation');
 mkdirSync(out, { recursive: true });
 
@@ -82,16 +87,28 @@ for (const m of modules) {
 }
 
 // Every module measured so far (this run or an earlier one), so one table shows the whole picture.
-process.stdout.write('\nmodule           killed  timeout  survived  no-cov   score\n');
-for (const m of Object.keys(MODULES)) {
+process.stdout.write('\nmodule           killed  timeout  survived  no-cov   score  rechecked\n');
+// (and single files measured on their own, `npm run mutate -- src/select/query.ts`)
+const measured = readdirSync(out)
+  .filter((f) => /^[\w-]+\.json$/.test(f) && f !== 'mutation.json')
+  .map((f) => f.slice(0, -'.json'.length));
+for (const m of [...new Set([...Object.keys(MODULES), ...measured])]) {
   const failedNow = rows.find((r) => r.m === m && r.error);
   const file = join(out, `${m}.json`);
   if (failedNow) process.stdout.write(`${m.padEnd(16)} ${failedNow.error}\n`);
   if (failedNow || !existsSync(file)) continue;
   const r = summarise(JSON.parse(readFileSync(file, 'utf8')));
   const when = modules.includes(m) ? '' : '  (earlier run)';
+  // With `npm run mutate:recheck -- <module>`: the score once survivors killed in a fresh process count as killed.
+  const recheck = join(out, `${m}.recheck.json`);
+  const fresh =
+    existsSync(recheck) && statSync(recheck).mtimeMs > statSync(file).mtimeMs
+      ? JSON.parse(readFileSync(recheck, 'utf8')).killed.length
+      : undefined;
+  const valid = r.Killed + r.Timeout + r.Survived + r.NoCoverage;
+  const rechecked = fresh === undefined ? '' : `${((100 * (r.Killed + r.Timeout + fresh)) / valid).toFixed(1)}%`;
   process.stdout.write(
-    `${m.padEnd(16)} ${String(r.Killed).padStart(6)} ${String(r.Timeout).padStart(8)} ${String(r.Survived).padStart(9)} ${String(r.NoCoverage).padStart(7)} ${r.score.toFixed(1).padStart(6)}%${when}\n`,
+    `${m.padEnd(16)} ${String(r.Killed).padStart(6)} ${String(r.Timeout).padStart(8)} ${String(r.Survived).padStart(9)} ${String(r.NoCoverage).padStart(7)} ${r.score.toFixed(1).padStart(6)}% ${rechecked.padStart(9)}${when}\n`,
   );
 }
 process.exitCode = failed ? 1 : 0;

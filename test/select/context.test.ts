@@ -23,7 +23,8 @@ describe('contextQuery', () => {
   it('adds the last three queries as context at 0.5, and a prior of 1 + 0.15·0.5^age for the tools they chose or ran', () => {
     const s = session(
       selected('send email', 'send_email'), // a fourth query back: not used
-      selected('stock price', 'stock_price'),
+      selected('stock price', 'stock_price', 'query_weather'),
+      selected('', 'query_weather'), // no query (not a turn); its first tool still counts, at its age
       selected('convert miles', 'convert_units', 'calc'),
       ran('calc', 'read_file'),
       selected('weather paris', 'query_weather', 'search_flights'),
@@ -50,6 +51,7 @@ describe('contextQuery', () => {
       convert_units: 1.075,
       stock_price: 1.0375,
     });
+    // query_weather was chosen again further back: its newest prior (1.15) is kept
   });
 
   it('skips the same query asked again (no context, no prior from it), but not an older repeat', () => {
@@ -95,6 +97,7 @@ describe('isFollowUp', () => {
       'What about Paris?',
       'how about Paris Lyon Nice',
       'and in Berlin',
+      'and please help with Paris Lyon', // request fillers are no content words
       'same for Rome',
       'now for Oslo',
       'then for Bern',

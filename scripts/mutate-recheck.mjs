@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `npm run mutate:recheck -- <module>…`: re-run each mutant Stryker reported Survived, in a fresh
+// vitest process on a scratch copy of the project, against the test files Stryker says cover it.
+// Why: the vitest runner reports some mutants Survived that a fresh process kills: mutants of
+// module-level code (tables, regexes, constants) are activated after the module was loaded and so
+// never run (stryker-js #6144, #6209), and `ignoreStatic` does not catch them all. A mutant that
+// fails a test here was killed; one that passes every test still survived. Writes
+// reports/mutation/<module>.recheck.json ({ killed: [mutant ids] }); scripts/mutate.mjs shows the
+// score with these kills next to Stryker's own.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+// Test files after `--` run for every mutant too (tests written after the Stryker run).
+const dash = process.argv.indexOf('--');
+const modules = process.argv.slice(2, dash < 0 ? undefined : dash);
+const extra = dash < 0 ? [] : process.argv.slice(dash + 1);
+if (!modules.length) {
+  process.stderr.write(
+    'usage: npm run mutate:recheck -- <module>… [-- test files…] (modules measured by npm run mutate)\n',
+  );
+  process.exit(2);
+}
+const root = process.cwd();
+const out = join('reports', 'mutation');
+const skip = new Set(['node_modules', '.git', 'reports', '.stryker-tmp', '.toolbox', 'coverage', 'bench']);
+const scratch = mkdtempSync(join(tmpdir(), 'toolbox-recheck-'));
+cpSync(root, scratch, { recursive: true, filter: (src) => !skip.has(relative(root, src).split('/')[0]) });
+symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+
+/** The source with the mutant's replacement (Stryker's lines and columns are 1-based, the end exclusive). */
+function apply(source, { start, end }, replacement) {
+  const lines = source.split('\n');
+  const offset = (p) => lines.slice(0, p.line - 1).reduce((n, l) => n + l.length + 1, 0) + p.column - 1;
+  return source.slice(0, offset(start)) + replacement + source.slice(offset(end));
+}
+
+let failed = false;
+try {
+  for (const m of modules) {
+    const file = join(out, `${m}.json`);
+    if (!existsSync(file)) {
+      process.stderr.write(`error: no report for '${m}' (run npm run mutate -- ${m} first)\n`);
+      failed = true;
+      continue;
+    }
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    const testFile = new Map();
+    for (const [f, t] of Object.entries(report.testFiles ?? {})) for (const test of t.tests) testFile.set(test.id, f);
+    const killed = [];
+    for (const [path, f] of Object.entries(report.files)) {
+      const target = join(scratch, path);
+      if (readFileSync(target, 'utf8') !== f.source) {
+        process.stderr.write(`skipped ${path}: changed since the Stryker run (run npm run mutate again)\n`);
+        continue;
+      }
+      for (const mutant of f.mutants.filter((x) => x.status === 'Survived')) {
+        const tests = [
+          ...new Set([...(mutant.coveredBy ?? []).map((id) => testFile.get(id)).filter(Boolean), ...extra]),
+        ];
+        if (!tests.length) continue;
+        writeFileSync(target, apply(f.source, mutant.location, mutant.replacement));
+        const r = spawnSync(
+          'nice',
+          [
+            '-n',
+            '10',
+            process.execPath,
+            'node_modules/vitest/vitest.mjs',
+            'run',
+            '--config',
+            'vitest.mutate.config.ts',
+          ].concat(['--bail', '1', '--reporter', 'dot', ...tests]),
+          { cwd: scratch, stdio: 'ignore', timeout: 120_000 },
+        );
+        const dead = r.status !== 0;
+        if (dead) killed.push(mutant.id);
+        const where = `${path}:${mutant.location.start.line}:${mutant.location.start.column}`;
+        process.stdout.write(`${dead ? 'killed  ' : 'survived'} ${where} ${mutant.mutatorName}\n`);
+      }
+      writeFileSync(target, f.source);
+    }
+    writeFileSync(join(out, `${m}.recheck.json`), JSON.stringify({ killed }, null, 1));
+    process.stdout.write(`${m}: ${killed.length} of Stryker's survivors killed in a fresh process\n`);
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
