@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { selectTools } from '../../src/select/index.js';
 import { fixtureContract, fixtureProject } from './fixture.js';
 
@@ -32,29 +32,44 @@ function vector(text: string): number[] {
 
 let server: Server;
 let url: string;
-const requests: { auth?: string; inputs: string[] }[] = [];
+let origin: string;
+const requests: { auth?: string; inputs: string[]; path?: string; type?: string; model?: string }[] = [];
+// POST …/embeddings. Variants by the path's first segment: /v1 answers plainly; /rev answers in reverse
+// order (each item with its index) with every vector scaled by a different factor (cosine must not
+// care); /short answers one vector too few.
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
+      const variant = req.url?.split('/')[1];
+      if (
+        req.method !== 'POST' ||
+        !/\/embeddings\/?$/.test(req.url ?? '') ||
+        !['v1', 'rev', 'short'].includes(variant!)
+      ) {
         res.writeHead(404).end();
         return;
       }
-      const { input } = JSON.parse(body) as { input: string[] };
-      requests.push({ auth: req.headers.authorization, inputs: input });
+      const { input, model } = JSON.parse(body) as { input: string[]; model?: string };
+      requests.push({
+        auth: req.headers.authorization,
+        inputs: input,
+        path: req.url,
+        type: req.headers['content-type'],
+        model,
+      });
+      let data = input.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) }));
+      if (variant === 'rev')
+        data = data.map((d) => ({ ...d, embedding: d.embedding.map((x) => x * (d.index + 2) * 7) })).reverse();
+      if (variant === 'short') data = data.slice(1);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          object: 'list',
-          data: input.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) })),
-        }),
-      );
+      res.end(JSON.stringify({ object: 'list', data }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `${origin}/v1`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
@@ -111,5 +126,89 @@ describe('dense retrieval fused with the lexical ranking', () => {
     const sel = await selectTools(fx.project(), 'latest share forecast');
     expect(sel.results[0]!.id).toBe('stock_price');
     expect(sel.warnings.join('\n')).toMatch(/dense retrieval unavailable.*404/);
+  });
+
+  it('takes a base url or the full /embeddings url, trailing slashes aside', async () => {
+    const paths: Record<string, string> = {
+      [`${origin}/v1`]: '/v1/embeddings',
+      [`${origin}/v1//`]: '/v1/embeddings',
+      [`${origin}/v1/embeddings`]: '/v1/embeddings',
+      [`${origin}/v1/embeddings/`]: '/v1/embeddings/',
+      [`${origin}/v1/embeddings/x`]: '/v1/embeddings/x/embeddings',
+    };
+    for (const [u, path] of Object.entries(paths)) {
+      fx = fixtureProject({ 'toolbox.config.yaml': config(u) });
+      const sel = await selectTools(fx.project(), 'latest share forecast');
+      expect(sel.warnings, u).toEqual([]);
+      expect(new Set(requests.map((r) => r.path)), u).toEqual(new Set([path]));
+      fx.cleanup();
+      requests.length = 0;
+    }
+  });
+
+  it('posts JSON with the model, in batches of 64 tools, and no Authorization without a key', async () => {
+    const extra = Object.fromEntries(
+      Array.from({ length: 62 }, (_, i) => [
+        `tool_registry/extra_${i}.yaml`,
+        fixtureContract('read_file').replace(/^id: read_file$/m, `id: extra_${i}`),
+      ]),
+    );
+    fx = fixtureProject({ 'toolbox.config.yaml': config(url), ...extra });
+    const sel = await selectTools(fx.project(), 'latest share forecast', { env: {} });
+    expect(sel.warnings).toEqual([]);
+    expect(requests.map((r) => r.inputs.length)).toEqual([64, 6, 1]); // 70 tools, then the query
+    expect(requests.every((r) => r.type === 'application/json' && r.model === 'test-embed' && !r.auth)).toBe(true);
+  });
+
+  it('matches each vector to its input by index and compares by cosine (the scale of a vector does not count)', async () => {
+    fx = fixtureProject({ 'toolbox.config.yaml': config(url) });
+    const plain = await selectTools(fx.project(), 'latest share forecast');
+    fx.cleanup();
+    fx = fixtureProject({ 'toolbox.config.yaml': config(`${origin}/rev`) });
+    const rev = await selectTools(fx.project(), 'latest share forecast');
+    expect(rev.warnings).toEqual([]);
+    const dense = (s: typeof plain) => s.results.map((r) => [r.id, Number(r.dense!.toFixed(5))]);
+    expect(dense(rev)).toEqual(dense(plain));
+    // cosine of the query's concepts with each tool's: between 0 and 1 here, and the first tool's highest
+    expect(plain.results[0]!.dense).toBeGreaterThan(0);
+    expect(plain.results[0]!.dense).toBeLessThanOrEqual(1 + 1e-6);
+  });
+
+  it('caches the normalised vectors per endpoint and model, and embeds everything again for another model', async () => {
+    fx = fixtureProject({ 'toolbox.config.yaml': config(url) });
+    await selectTools(fx.project(), 'latest forecast');
+    const dir = join(fx.dir, '.toolbox', 'cache');
+    const files = readdirSync(dir).filter((f) => /^embeddings-[0-9a-f]{16}\.json$/.test(f));
+    expect(files).toHaveLength(1);
+    const cache = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as Record<string, string>;
+    expect(Object.keys(cache)).toHaveLength(8);
+    for (const b64 of Object.values(cache)) {
+      const b = Buffer.from(b64, 'base64');
+      const v = new Float32Array(b.buffer, b.byteOffset, b.length / 4);
+      expect(v).toHaveLength(64);
+      expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+    }
+    requests.length = 0;
+    writeFileSync(join(fx.dir, 'toolbox.config.yaml'), config(url).replace('test-embed', 'other-embed'));
+    await selectTools(fx.project(), 'latest forecast');
+    expect(requests.flatMap((r) => r.inputs)).toHaveLength(8 + 1);
+    expect(readdirSync(dir).filter((f) => f.startsWith('embeddings-'))).toHaveLength(2);
+  });
+
+  it('falls back with a warning naming the endpoint when it answers too few vectors or cannot be reached', async () => {
+    fx = fixtureProject({ 'toolbox.config.yaml': config(`${origin}/short`) });
+    const short = await selectTools(fx.project(), 'latest share forecast');
+    expect(short.results[0]!.id).toBe('stock_price');
+    expect(short.results[0]!.dense).toBeUndefined();
+    expect(short.warnings).toEqual([expect.stringContaining(`${origin}/short/embeddings`)]);
+    fx.cleanup();
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const gone = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    fx = fixtureProject({ 'toolbox.config.yaml': config(gone) });
+    const down = await selectTools(fx.project(), 'latest share forecast');
+    expect(down.results[0]!.id).toBe('stock_price');
+    expect(down.warnings).toEqual([expect.stringContaining(`${gone}/embeddings`)]);
   });
 });
