@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // The in-process unit tests of the pure core modules, for `npm run mutate` (Stryker). Tests that spawn the
 // built binary or a sandbox cannot see a mutant (they run dist/, not the mutated source), so they stay out.
-export default defineConfig({
+const config = defineConfig({
   test: {
     include: [
       'test/select/**/*.test.ts',
@@ -27,3 +27,6 @@ export default defineConfig({
     pool: 'forks',
   },
 });
+// A part may name its own tests (scripts/mutate-select.mjs PART_TESTS, passed on by scripts/mutate.mjs).
+if (process.env.MUTATE_TESTS) config.test!.include = process.env.MUTATE_TESTS.split(',');
+export default config;

@@ -16,6 +16,29 @@ export const SELECT_PARTS = {
   'select-store': files('store', 'store-format', 'index', 'incremental', 'journal'),
 };
 
+// The tests each part runs under Stryker (MUTATE_TESTS, read by vitest.mutate.config.ts). Stem, tokenizer,
+// model and store code runs in nearly every selection test, so Stryker would run them all for each of
+// those mutants (an hour per part here); these are the tests that pin the part. A mutant some other
+// test would kill can only be reported Survived: the score is a floor.
+const tests = (...names) =>
+  names.map((f) => (f.includes('/') ? `test/${f}.test.ts` : `test/select/${f}.test.ts`)).join(',');
+export const PART_TESTS = {
+  'select-rank': tests('model', 'tokenize', 'fields', 'query', 'shape', 'translate', 'select', 'shipped'),
+  'select-text': tests('stem', 'tokenize', 'translate', 'query', 'tokens', 'model', 'commands/list'),
+  'select-store': tests(
+    'select',
+    'journal',
+    'shape',
+    'store-format',
+    'incremental',
+    'dense',
+    'deferral',
+    'routing',
+    'commands/select',
+    'policy/session',
+  ),
+};
+
 export const NOT_MUTATED = {
   // A process entry point: journal.ts spawns the built dist/select/verify-main.js in a child process,
   // so a mutant of the source is never what runs; its one call (openIndex) is measured in select-store.

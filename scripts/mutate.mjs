@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { NOT_MUTATED, SELECT_PARTS } from './mutate-select.mjs';
+import { NOT_MUTATED, PART_TESTS, SELECT_PARTS } from './mutate-select.mjs';
 
 export const MODULES = {
   select: ['src/select/**/*.ts', ...Object.keys(NOT_MUTATED).map((f) => `!${f}`)].join(','),
@@ -57,6 +57,9 @@ export function summarise(report) {
   return { ...n, score: valid ? (100 * detected) / valid : NaN };
 }
 
+/** The select part a single file belongs to (it runs that part's tests). */
+const partOf = (spec) => Object.keys(SELECT_PARTS).find((p) => SELECT_PARTS[p].split(',').includes(spec.split(':')[0]));
+
 const rows = [];
 let failed = false;
 for (const m of modules) {
@@ -74,7 +77,7 @@ for (const m of modules) {
       '--incrementalFile',
       join(out, `${m}.incremental.json`),
     ],
-    { stdio: 'inherit' },
+    { stdio: 'inherit', env: { ...process.env, MUTATE_TESTS: PART_TESTS[m] ?? PART_TESTS[partOf(MODULES[m])] ?? '' } },
   );
   const report = join(out, 'mutation.json');
   if (r.status !== 0 || !existsSync(report)) {
