@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Kind, splitIdentifiers, terms, tokenize } from '../../src/select/tokenize.js';
+import { Kind, splitIdentifiers, surfaceWords, terms, tokenize } from '../../src/select/tokenize.js';
 import { stem } from '../../src/select/stem.js';
 
 describe('tokenize', () => {
@@ -49,6 +49,40 @@ describe('tokenize', () => {
     const long = '北京天气查询服务'.repeat(5000); // 40k characters, no punctuation
     const toks = tokenize(long);
     expect(toks.length).toBeGreaterThan(40_000);
+  });
+
+  it('gives each Chinese/Japanese run its words, the bigrams that are not words, and the characters', () => {
+    const kinds = (text: string) => tokenize(text).map((t) => `${t.term}:${t.kind}`);
+    // 的天 is a bigram, 天气 a word; single characters only where no one-character word is
+    expect(kinds('我的天气')).toEqual(['我的:0', '天气:0', '的天:1', '天:2', '气:2']);
+    // 我们 and 的 are stop words, 们的 stays a bigram; a bigram of two stop characters (的了, 和你) is dropped
+    expect(kinds('我们的')).toEqual(['们的:1', '们:2']);
+    expect(kinds('天的了')).toEqual(['天:0', '天的:1']);
+    expect(kinds('书和你')).toEqual(['书:0', '书和:1']);
+    expect(kinds('カタカナ天気').slice(0, 4)).toEqual(['カタカナ:0', '天気:0', 'カタ:1', 'カ:2']);
+    // runs are segmented in pieces of 400 characters: no bigram across a piece boundary
+    const count = (text: string) => tokenize(text).filter((t) => t.term === '天气').length;
+    expect(count('天'.repeat(399) + '气')).toBe(1);
+    expect(count('天'.repeat(400) + '气')).toBe(0);
+  });
+
+  it('reads % as "percent", keeps words with digits, joins dotted acronyms, folds full-width letters', () => {
+    expect(terms('15% discount')).toEqual(['percent', 'discount']);
+    expect(terms('a1 b22 2024 x')).toEqual(['a1', 'b22', 'x']);
+    expect(terms('e.g. U.S.A. and i.e.')).toEqual(['usa']);
+    expect(terms('ＡＢＣ')).toEqual(['abc']);
+    expect(terms('getHTTPResponse')).toEqual(['get', 'http', 'respons']);
+    expect(splitIdentifiers('ab2Cd ABCdef')).toBe('ab2 Cd AB Cdef');
+    expect(tokenize('')).toEqual([]);
+  });
+
+  it('maps each English term to the first word it came from, for messages', () => {
+    expect([...surfaceWords('Titles and TITLE titled 北京 getWeather')]).toEqual([
+      ['titl', 'titles'],
+      ['and', 'and'],
+      ['get', 'get'],
+      ['weather', 'weather'],
+    ]);
   });
 
   it('stems like Porter', () => {
