@@ -23,7 +23,18 @@ export const SELECT_PARTS = {
 const tests = (...names) =>
   names.map((f) => (f.includes('/') ? `test/${f}.test.ts` : `test/select/${f}.test.ts`)).join(',');
 export const PART_TESTS = {
-  'select-rank': tests('model', 'tokenize', 'fields', 'query', 'shape', 'translate', 'select', 'shipped'),
+  'select-rank': tests(
+    'model',
+    'model-parts',
+    'tokenize',
+    'fields',
+    'query',
+    'shape',
+    'translate',
+    'incremental',
+    'select',
+    'shipped',
+  ),
   'select-text': tests('stem', 'tokenize', 'translate', 'query', 'tokens', 'model', 'commands/list'),
   'select-store': tests(
     'select',
