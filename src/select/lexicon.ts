@@ -25,11 +25,6 @@ function bytes(): Buffer | null {
   return data;
 }
 
-/** Whether the glossary is available. */
-export function hasLexicon(): boolean {
-  return bytes() !== null;
-}
-
 /** The English senses of a 1–2 character simplified headword, most common first; [] when unknown. */
 export function senses(word: string): readonly string[] {
   const hit = memo.get(word);
@@ -58,6 +53,3 @@ export function senses(word: string): readonly string[] {
   memo.set(word, out);
   return out;
 }
-
-/** Whether `word` is a headword of the glossary. */
-export const isHeadword = (word: string): boolean => senses(word).length > 0;

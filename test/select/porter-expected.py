@@ -30,4 +30,6 @@ ic able ible ant ement ment ent sion tion ion ou ism ate iti ous ive ize e ll'''
 pick = {w for w in words if int(hashlib.md5(w.encode()).hexdigest(), 16) % 12 == 0}
 for s in SUFFIXES:
     pick.update([w for w in words if w.endswith(s)][:4])
+# Words on which a one-character change of stem.ts showed (initial y is a consonant; the cvc test).
+pick.update(w for w in ['yale', 'yoke', 'yokes', 'yoking', 'agreeing', 'sightseeing', 'tattooing', 'cochleae'] if w in words)
 print(json.dumps({w: stem(w) for w in sorted(pick)}, indent=0))
