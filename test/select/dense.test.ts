@@ -6,7 +6,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { selectTools } from '../../src/select/index.js';
+import { ExitCode } from '../../src/errors.js';
+import { denseScores } from '../../src/select/dense.js';
+import { openSelector, selectTools } from '../../src/select/index.js';
 import { fixtureContract, fixtureProject } from './fixture.js';
 
 const DIM = 64;
@@ -111,7 +113,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
     expect(requests.flatMap((r) => r.inputs)).toHaveLength(8 + 1);
     requests.length = 0;
     await selectTools(fx.project(), 'latest forecast again');
-    expect(requests.flatMap((r) => r.inputs)).toEqual(['latest forecast again']);
+    expect(requests.map((r) => r.inputs)).toEqual([['latest forecast again']]); // one request: the query
     requests.length = 0;
     writeFileSync(
       join(fx.dir, 'tool_registry', 'stock_price.yaml'),
@@ -193,6 +195,22 @@ describe('dense retrieval fused with the lexical ranking', () => {
     await selectTools(fx.project(), 'latest forecast');
     expect(requests.flatMap((r) => r.inputs)).toHaveLength(8 + 1);
     expect(readdirSync(dir).filter((f) => f.startsWith('embeddings-'))).toHaveLength(2);
+  });
+
+  it('denseScores fails with embeddings_failed (exit 7) on an HTTP error, too few vectors, no server', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const gone = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    fx = fixtureProject();
+    const sel = await openSelector(fx.project());
+    for (const u of [`${origin}/nope`, `${origin}/short`, gone]) {
+      const cfg = { url: u, model: 'test-embed' };
+      await expect(denseScores(fx.project(), sel.index, 'latest forecast', cfg, {}), u).rejects.toMatchObject({
+        code: 'embeddings_failed',
+        exitCode: ExitCode.toolFailed,
+      });
+    }
   });
 
   it('falls back with a warning naming the endpoint when it answers too few vectors or cannot be reached', async () => {
