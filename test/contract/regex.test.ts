@@ -1,0 +1,65 @@
+// Contract patterns: run in linear time (RE2) with ECMAScript's \u escapes, refused when only a
+// backtracking engine can run them, and flagged when they nest quantifiers.
+import { describe, expect, it } from 'vitest';
+import { hasNestedQuantifier, linearProblem, linearRegExp } from '../../src/contract/regex.js';
+
+describe('linearRegExp', () => {
+  it('search semantics like RegExp.test, with the i flag', () => {
+    expect(linearRegExp('b+').test('abbc')).toBe(true);
+    expect(linearRegExp('^b').test('abc')).toBe(false);
+    expect(linearRegExp('ABC', 'i').test('xabcx')).toBe(true);
+    expect(linearRegExp('ABC').test('xabcx')).toBe(false);
+  });
+  it('\\uXXXX and \\u{X…} escapes as in ECMAScript; other escapes kept', () => {
+    expect(linearRegExp('^\\u0041$').test('A')).toBe(true);
+    expect(linearRegExp('^\\u{1F600}$').test('😀')).toBe(true);
+    expect(linearRegExp('^\\u{41}\\d$').test('A7')).toBe(true);
+    expect(linearRegExp('^a\\.b$').test('a.b')).toBe(true);
+    expect(linearRegExp('^a\\.b$').test('axb')).toBe(false);
+    expect(linearRegExp('^\\\\u0041$').test('\\u0041')).toBe(true);
+  });
+  it('a pattern ending in a backslash is a syntax error', () => {
+    expect(() => linearRegExp('a\\')).toThrow();
+  });
+  it('matches in linear time where a backtracking engine would not return', () => {
+    expect(linearRegExp('^(a+)+$').test(`${'a'.repeat(5000)}!`)).toBe(false);
+  });
+  it('prints like a RegExp (ajv caches by it) and is cached per pattern and flags', () => {
+    expect(String(linearRegExp('a+', 'i'))).toBe('/a+/i');
+    expect(linearRegExp('a+', 'i')).toBe(linearRegExp('a+', 'i'));
+    expect(linearRegExp('a+')).not.toBe(linearRegExp('a+', 'i'));
+  });
+});
+
+describe('linearProblem', () => {
+  it('names what RE2 cannot do, without its prefix; nothing for a plain pattern', () => {
+    expect(linearProblem('^[a-z]+$')).toBeUndefined();
+    expect(linearProblem('(?=a)b')).toMatch(/^invalid or unsupported Perl syntax/);
+    expect(linearProblem('(a)\\1')).toMatch(/^invalid escape sequence/);
+  });
+});
+
+describe('hasNestedQuantifier', () => {
+  it.each([
+    ['^(a+)+$', true],
+    ['(\\w*,?)*', true],
+    ['(a*){2,}', true],
+    ['(a+){1,5}', true],
+    ['(?:x(a+))*', true],
+    ['((a+)b)+', true],
+    ['^a+$', false],
+    ['(a+)?', false],
+    ['(a+){3}', false],
+    ['(a+){3,3}', false],
+    ['(ab)+', false],
+    ['(a)+b+', false],
+    ['([+*])+', false],
+    ['(\\+)+', false],
+    ['(a{2})+', false],
+    ['[(]a+[)]+', false],
+    ['(a+)b(c)+', false],
+    ['a)+', false],
+  ])('%s → %s', (p, want) => {
+    expect(hasNestedQuantifier(p)).toBe(want);
+  });
+});
