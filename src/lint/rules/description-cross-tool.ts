@@ -55,7 +55,8 @@ export const rule: LintRule = {
         if (t.kind !== 'prose') continue;
         let found = firstMatch(t.text, STEERING);
         if (!found) {
-          for (const s of t.text.split(/[.;!?。；！？\n]+/)) {
+          // A '.' ends a sentence only before a space or the end: ids such as send-mail.v2 have dots.
+          for (const s of t.text.split(/[;!?。；！？\n]+|\.(?:\s+|$)/)) {
             const m = ORDER.test(s) ? namedTool(s, ids, own) : undefined;
             if (m) {
               found = `mentions tool '${m}': "${s.trim().slice(0, 100)}"`;
