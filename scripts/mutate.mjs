@@ -20,9 +20,23 @@ export const MODULES = {
   'lint-core': ['engine', 'text', 'poison', 'params', 'structural'].map((f) => `src/lint/${f}.ts`).join(','),
   'lint-validate': ['validate', 'filters', 'lock-drift'].map((f) => `src/lint/${f}.ts`).join(','),
   contract: 'src/contract/**/*.ts',
+  // contract/ in two parts: the YAML readers (fast-yaml's equivalence test is slow), and the rest.
+  'contract-yaml': ['fast-yaml', 'yaml-source'].map((f) => `src/contract/${f}.ts`).join(','),
+  'contract-other': ['parse', 'ajv', 'regex', 'schema', 'mcp-tool', 'provider-names', 'diagnostic', 'types']
+    .map((f) => `src/contract/${f}.ts`)
+    .join(','),
   args: 'src/runtime/args.ts',
   breaker: 'src/runtime/breaker.ts',
   errors: 'src/errors.ts',
+};
+
+/** The lint and contract parts' own tests (as PART_TESTS for select): a lint mutant runs only lint tests. */
+const OWN_TESTS = {
+  'lint-core': 'test/lint/**/*.test.ts',
+  'lint-rules': 'test/lint/**/*.test.ts',
+  'lint-validate': 'test/lint/**/*.test.ts,test/commands/validate.test.ts,test/commands/validate-ci.test.ts',
+  'contract-yaml': 'test/contract/**/*.test.ts',
+  'contract-other': 'test/contract/**/*.test.ts,test/lint/**/*.test.ts',
 };
 
 // A source file (optionally with Stryker's line range, `src/select/query.ts:40-80`) is a module of its own,
@@ -77,7 +91,10 @@ for (const m of modules) {
       '--incrementalFile',
       join(out, `${m}.incremental.json`),
     ],
-    { stdio: 'inherit', env: { ...process.env, MUTATE_TESTS: PART_TESTS[m] ?? PART_TESTS[partOf(MODULES[m])] ?? '' } },
+    {
+      stdio: 'inherit',
+      env: { ...process.env, MUTATE_TESTS: PART_TESTS[m] ?? OWN_TESTS[m] ?? PART_TESTS[partOf(MODULES[m])] ?? '' },
+    },
   );
   const report = join(out, 'mutation.json');
   if (r.status !== 0 || !existsSync(report)) {
