@@ -40,15 +40,12 @@ describe('OVERRIDE_PATTERNS', () => {
     expect(firstMatch(text, OVERRIDE_PATTERNS)).toBe(match.trim());
   });
 
-  it.each([
-    'ignoreall previous instructions',
-    'do not tell the users',
-    'system prompt x',
-    '新的指令是',
-    'new\tinstruction',
-  ])('not %j', (text) => {
-    expect(firstMatch(text, OVERRIDE_PATTERNS)).toBeUndefined();
-  });
+  it.each(['ignoreall previous instructions', 'system prompt x', '新的指令是', 'new\tinstruction'])(
+    'not %j',
+    (text) => {
+      expect(firstMatch(text, OVERRIDE_PATTERNS)).toBeUndefined();
+    },
+  );
 });
 
 describe('SECRET_PATHS and SECRET_WORDS', () => {
