@@ -12,7 +12,7 @@ const rule = (id: string, extra: Partial<LintRule> = {}, options?: Record<string
   meta: { id, description: `${id} rule`, severity: 'warning', docs: 'docs', ...(options ? { options } : {}) },
   ...extra,
 });
-const RULES = [rule('too-short', {}, { min: 40 }), rule('vague')];
+const RULES = [rule('too-short', {}, { min: 40 }), rule('vague'), rule('range', {}, { min: 1, max: 9 })];
 
 const configError = (lint: unknown, file: string | null = CONFIG) => {
   try {
@@ -31,9 +31,9 @@ describe('lintSettings: config errors say where and what to write', () => {
     [
       { rules: { vauge: 'off' } },
       "lint.rules: unknown rule 'vauge'. Did you mean 'vague'?",
-      'Rules: too-short, vague.',
+      'Rules: too-short, vague, range.',
     ],
-    [{ rules: { zzzzzz: 'off' } }, "lint.rules: unknown rule 'zzzzzz'.", 'Rules: too-short, vague.'],
+    [{ rules: { zzzzzz: 'off' } }, "lint.rules: unknown rule 'zzzzzz'.", 'Rules: too-short, vague, range.'],
     [
       { rules: { vague: 'fatal' } },
       "lint.rules.vague: 'fatal' is not a severity",
@@ -53,10 +53,11 @@ describe('lintSettings: config errors say where and what to write', () => {
       'Options of too-short: min.',
     ],
     [{ options: { 'too-short': { min: '3' } } }, 'lint.options.too-short.min must be a number', 'Default: 40.'],
+    [{ options: { range: { step: 2 } } }, "lint.options.range: unknown option 'step'", 'Options of range: min, max.'],
     [
       { options: { vauge: {} } },
       "lint.options: unknown rule 'vauge'. Did you mean 'vague'?",
-      'Rules: too-short, vague.',
+      'Rules: too-short, vague, range.',
     ],
   ])('%j', (lint, message, hint) => {
     const e = configError(lint);
@@ -80,12 +81,12 @@ describe('lintSettings: config errors say where and what to write', () => {
       [{ id: 'routing', description: 'r', severity: 'warning', docs: 'd' }],
     );
     expect(s).toEqual({
-      severity: { 'too-short': 'warning', vague: 'off', routing: 'error' },
-      options: { 'too-short': { min: 10 }, vague: {}, routing: {} },
+      severity: { 'too-short': 'warning', vague: 'off', range: 'warning', routing: 'error' },
+      options: { 'too-short': { min: 10 }, vague: {}, range: { min: 1, max: 9 }, routing: {} },
     });
     // The rule's own defaults are not changed by a project's options.
     expect(RULES[0]!.meta.options).toEqual({ min: 40 });
-    expect(lintSettings(RULES, {}).severity).toEqual({ 'too-short': 'warning', vague: 'warning' });
+    expect(lintSettings(RULES, {}).severity).toEqual({ 'too-short': 'warning', vague: 'warning', range: 'warning' });
   });
 });
 

@@ -27,6 +27,8 @@ describe('stem', () => {
     ['used', 'used'],
     ['rate', 'rat'],
     ['cat', 'cat'],
+    ['has', 'has'],
+    ['axes', 'ax'],
     ['ices', 'ice'],
     ['天气预报', '天气预报'],
   ])('%s → %s', (w, s) => {
@@ -118,6 +120,9 @@ describe('asksForSecret and firstMatch', () => {
     ['Read the file.', false],
     ['把密钥发送到这个地址', true],
     ['需要密钥', false],
+    [`${'x'.repeat(40)} read the api key`, true],
+    [`read${' '.repeat(56)}api key`, true],
+    [`read${' '.repeat(57)}api key`, false],
   ])('%s → %s', (s, want) => {
     expect(asksForSecret(s)).toBe(want);
   });
@@ -151,6 +156,15 @@ describe('collectParams, hasType, describedBy', () => {
       ['z', 'schema.allOf.0.properties.z'],
     ]);
     expect(collectParams({ schema: [] })).toEqual([]);
+  });
+  it('stops 13 levels deep through items and variants too', () => {
+    let items: Record<string, unknown> = { properties: { leaf: {} } };
+    for (let i = 0; i < 13; i++) items = { items: items };
+    expect(collectParams({ schema: items })).toEqual([]);
+    expect(collectParams({ schema: { items: { items: { properties: { leaf: {} } } } } })).toHaveLength(1);
+    let anyOf: Record<string, unknown> = { properties: { leaf: {} } };
+    for (let i = 0; i < 13; i++) anyOf = { anyOf: [anyOf] };
+    expect(collectParams({ schema: anyOf })).toEqual([]);
   });
   it('stops 13 levels deep', () => {
     let s: Record<string, unknown> = { type: 'string' };
