@@ -126,12 +126,27 @@ describe.each(['stdio', 'http'] as const)('serve over %s', (kind) => {
   it('forwards progress when the client sent a progressToken, and log messages at the level the client set', async () => {
     const c = await connect(kind);
     try {
-      const seen: { progress: number; total?: number }[] = [];
+      // What the server sent, in wire order. The SDK client runs notification handlers a microtask
+      // after it settles a response (and then drops that request's progress handler), so a final
+      // progress that arrives in the same read as the result never reaches `onprogress`: the order
+      // on the wire is what the server controls, so that is what is checked.
+      const wire: { progress?: number; total?: unknown; result?: true }[] = [];
+      const transport = c.transport!;
+      const inner = transport.onmessage!;
+      transport.onmessage = (msg, extra) => {
+        const m = msg as { method?: string; params?: { progress?: number; total?: unknown }; result?: unknown };
+        if (m.method === 'notifications/progress') wire.push({ progress: m.params?.progress, total: m.params?.total });
+        else if (m.result !== undefined) wire.push({ result: true });
+        inner(msg, extra);
+      };
+      const seen: number[] = [];
       await c.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, {
-        onprogress: (p) => seen.push(p),
+        onprogress: (p) => seen.push(p.progress),
       });
-      expect(seen.map((p) => p.progress)).toEqual([0, 50, 100]);
-      expect(seen.every((p) => p.total === 100)).toBe(true);
+      expect(wire.map((w) => (w.result ? 'result' : w.progress))).toEqual([0, 50, 100, 'result']);
+      expect(wire.filter((w) => !w.result).every((w) => w.total === 100)).toBe(true);
+      expect(seen.slice(0, 2)).toEqual([0, 50]); // the client asked for progress and got it
+      transport.onmessage = inner;
 
       const logs: { level: string; data: unknown }[] = [];
       c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
