@@ -5,11 +5,11 @@
 // that falls back silently, and nothing after it is retried, so a tool never runs twice.
 'use strict';
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const dc = require('./daemon-client.js');
 // isatty(fd) instead of process.stdin/stdout/stderr: those getters build stream objects we may never use.
-const { isatty } = require('node:tty');
+// node:tty and node:net (~3 ms) are loaded only once a daemon's socket is there to talk to.
+const isatty = (fd) => require('node:tty').isatty(fd);
 
 const ACK_TIMEOUT_MS = 2000;
 const START_WAIT_MS = 5000;
@@ -59,8 +59,6 @@ async function tryDaemon(argv, opts = {}) {
   const settings = dc.userSettings(env);
   if (settings.mode === 'off') return undefined;
   const verbose = argv.includes('--verbose') || argv.includes('-v');
-  // A person at a terminal may be asked questions by the tool mid-call (elicitation): direct.
-  if (argv[0] === 'run' && isatty(0) && isatty(2)) return undefined;
   // No socket folder (no daemon ever ran for this user) costs one lstat.
   const bad = dc.unsafeDir(dc.socketDir(env));
   if (bad === 'missing' && settings.mode !== 'on') return undefined;
@@ -68,18 +66,20 @@ async function tryDaemon(argv, opts = {}) {
   const version = opts.version ?? dc.packageVersion();
   const paths = dc.daemonPaths(env, process.cwd(), argv, version);
   let sock = bad ? 'missing' : dc.unsafeEntry(paths.socket, 'socket');
-  if (sock === 'missing' && settings.mode === 'on') {
+  if (sock === 'missing' && settings.mode !== 'on') return undefined;
+  // A person at a terminal may be asked questions by the tool mid-call (elicitation): direct.
+  if (argv[0] === 'run' && isatty(0) && isatty(2)) return undefined;
+  if (sock === 'missing') {
     if (await startDaemon(paths, env)) sock = undefined;
     else return note(verbose, `the daemon did not start (see ${paths.log})`);
   }
-  if (sock === 'missing') return undefined;
   if (sock) return note(verbose, sock);
   return call(paths, argv, version, verbose);
 }
 
 function call(paths, argv, version, verbose) {
   return new Promise((resolve) => {
-    const s = net.createConnection(paths.socket);
+    const s = require('node:net').createConnection(paths.socket);
     let state = 'hello'; // hello → running → done
     let buf = '';
     let interrupted = false;

@@ -12,18 +12,20 @@ export default class SummaryReporter implements Reporter {
     let skipped = 0;
     const skips: string[] = [];
     for (const m of testModules) {
+      let failedHere = 0;
       for (const t of m.children.allTests()) {
         const s = t.result().state;
         if (s === 'passed') passed++;
-        else if (s === 'failed') failed++;
+        else if (s === 'failed') failedHere++;
         else {
           skipped++;
           const note = t.result().note;
           skips.push(`${m.moduleId.replace(process.cwd() + '/', '')} > ${t.fullName}${note ? ` (${note})` : ''}`);
         }
       }
-      // A module that failed to load has no tests but is a failure.
-      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+      // A module that failed to load, or whose beforeAll/afterAll threw (its tests then show as
+      // skipped), is a failure even when none of its tests failed.
+      failed += failedHere || (m.state() === 'failed' ? 1 : 0);
     }
     failed += unhandledErrors.length;
     if (skips.length) process.stdout.write(`\nskipped:\n${skips.map((s) => `  ${s}`).join('\n')}\n`);
