@@ -18,6 +18,11 @@ describe('linearRegExp', () => {
     expect(linearRegExp('^a\\.b$').test('axb')).toBe(false);
     expect(linearRegExp('^\\\\u0041$').test('\\u0041')).toBe(true);
   });
+  it('other escapes are left alone, also before a brace', () => {
+    expect(linearRegExp('^\\d{2}$').test('12')).toBe(true);
+    expect(linearRegExp('^\\u0041x{2}$').test('Axx')).toBe(true);
+    expect(String(linearRegExp('b+'))).toBe('/b+/');
+  });
   it('a pattern ending in a backslash is a syntax error', () => {
     expect(() => linearRegExp('a\\')).toThrow();
   });
@@ -59,6 +64,15 @@ describe('hasNestedQuantifier', () => {
     ['[(]a+[)]+', false],
     ['(a+)b(c)+', false],
     ['a)+', false],
+    ['x))+', false],
+    ['(a+(b))+', true],
+    ['([a-z]+)+', true],
+    ['([\\]+])+', false],
+    ['([a+)+', false],
+    ['(a+)x{2,}', false],
+    ['(a+){10,}', true],
+    ['(a+){2,}x{3,3}', true],
+    ['(a+){10,10}', false],
   ])('%s → %s', (p, want) => {
     expect(hasNestedQuantifier(p)).toBe(want);
   });

@@ -107,6 +107,9 @@ describe('allStrings', () => {
     for (let i = 0; i < 41; i++) deep = [deep];
     expect(allStrings(deep)).toEqual([]);
     expect(allStrings((deep as unknown[])[0])).toHaveLength(1);
+    let obj: unknown = 'bottom';
+    for (let i = 0; i < 41; i++) obj = { k: obj };
+    expect(allStrings(obj).map((s) => s.text)).toEqual(Array<string>(41).fill('k'));
   });
 });
 
