@@ -19,6 +19,40 @@ const TYPES = '"array", "boolean", "integer", "null", "number", "object", "strin
 describe('parseContract diagnostics', () => {
   it.each<[string, string | Uint8Array, string[]]>([
     ['only comments', '# just a comment\n  # another\n', ['1:1 empty-file - | contract file is empty']],
+    ['one comment without a newline', '# only', ['1:1 empty-file - | contract file is empty']],
+    ['a comment and blank lines', '# c\n  \n\n', ['1:1 empty-file - | contract file is empty']],
+    [
+      'one byte over 1 MiB',
+      new TextEncoder().encode(`#${'x'.repeat(1024 * 1024)}`),
+      ['1:1 file-too-large - | contract file is 1048577 bytes; the limit is 1048576 (1 MiB)'],
+    ],
+    ['a schema that is not a mapping', `${B}schema: x\n`, ["6:1 contract-schema schema | 'schema' must be object"]],
+    [
+      'a remote $ref (the rest of that schema is not checked)',
+      `${B}schema:\n  type: object\n  properties:\n    a: { $ref: "https://x.example/s.json", type: strin }\n`,
+      [
+        "9:10 remote-ref schema.properties.a.$ref | $ref 'https://x.example/s.json' points outside the contract; toolbox never fetches remote schemas",
+      ],
+    ],
+    [
+      'a dangling $ref in a list of variants',
+      `${B}schema:\n  type: object\n  properties:\n    a: { anyOf: [{ $ref: "#/$defs/nope" }] }\n`,
+      [
+        "9:20 invalid-json-schema schema.properties.a.anyOf.0.$ref | JSON Schema does not compile: can't resolve reference #/$defs/nope",
+      ],
+    ],
+    [
+      'a $ref through a string',
+      `${B}schema:\n  type: object\n  $defs: { a: { type: string } }\n  properties:\n    a: { $ref: "#/$defs/a/type/0" }\n`,
+      [
+        "10:10 invalid-json-schema schema.properties.a.$ref | JSON Schema does not compile: can't resolve reference #/$defs/a/type/0",
+      ],
+    ],
+    [
+      'an unsafe key in a list',
+      `${B}schema:\n  type: object\n  anyOf:\n    - constructor: 1\n`,
+      ["9:7 unsafe-key schema.anyOf.0.constructor | key 'constructor' is not allowed (prototype pollution guard)"],
+    ],
     ['a list', '- a\n- b\n', ['1:1 contract-schema - | a contract must be a YAML mapping, found a list']],
     ['a scalar', 'hello\n', ['1:1 contract-schema - | a contract must be a YAML mapping, found string']],
     [
@@ -128,6 +162,9 @@ describe('parseContract diagnostics', () => {
       `\ufeff${B}${S}`,
       `${B}schema:\n  type: object\n  $defs: { "a/b": { type: string }, "t~x": { type: string } }\n  properties:\n    a: { $ref: "#/$defs/a~1b" }\n    b: { $ref: "#/$defs/t~0x" }\n    c: { $ref: "#" }\n`,
       `${B}schema:\n  type: object\n  properties:\n    a: { type: string, enum: [{ pattern: "(" }], default: { $ref: "#/nope" } }\n`,
+      `${B}schema:\n  type: object\n  properties:\n    a: { type: string, const: { pattern: "(" }, examples: [{ $ref: "#/nope" }] }\n`,
+      `${B}schema:\n  type: object\n  patternProperties: { "^[a-z]+$": { type: string, pattern: "^x" } }\n  properties:\n    "x(": { type: string, description: "Amount (EUR" }\n`,
+      `${B}schema:\n  type: object\n  $defs: { a: { $anchor: foo, type: string } }\n  properties:\n    b: { $ref: "#foo" }\n`,
     ]) {
       const p = parse(text);
       expect(p.diagnostics).toEqual([]);
