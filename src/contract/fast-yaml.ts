@@ -28,6 +28,10 @@ export function hasRefusedChar(text: string): boolean {
     const c = text.charCodeAt(i);
     if ((c >= 0x20 && c < 0x7f) || c === 0x0a) continue;
     if (c < 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff || c === 0xfffe || c === 0xffff) return true;
+    // White space to JavaScript's trim() but not to YAML (which knows only space and tab): the parser
+    // trims, so a value ending in U+00A0 or U+3000 would lose it.
+    if (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000)
+      return true;
   }
   return false;
 }
@@ -101,9 +105,10 @@ export function fastParseYaml(text: string): FastYaml | undefined {
   if (hasRefusedChar(text)) return undefined;
   try {
     return new Parser(text.split('\n')).document();
-  } catch (e) {
-    if (e === NOT_MINE) return undefined;
-    throw e;
+  } catch {
+    // NOT_MINE, or anything else (a stack overflow on thousands of nested brackets): `yaml` decides,
+    // and reports a malformed file at its line and column. This parser never fails a file itself.
+    return undefined;
   }
 }
 

@@ -270,9 +270,39 @@ describe('fastParseYaml on the shapes it takes', () => {
 
   it('refuses exactly the characters it leaves to yaml', () => {
     const refusedCodes = [0x00, 0x09, 0x0b, 0x0d, 0x1f, 0x7f, 0x85, 0x9f, 0x2028, 0x2029, 0xfeff, 0xfffe, 0xffff];
+    // and what JavaScript's trim() removes but YAML keeps: no-break, Ogham, en/em..hair, narrow, math, ideographic
+    refusedCodes.push(0xa0, 0x1680, 0x2000, 0x2003, 0x200a, 0x202f, 0x205f, 0x3000);
     for (const c of refusedCodes) expect(hasRefusedChar(`ab${String.fromCharCode(c)}`), c.toString(16)).toBe(true);
-    const fine = [0x0a, 0x20, 0x7e, 0xa0, 0xe9, 0x4e2d, 0x2027, 0x202a, 0xfefe, 0xff00, 0xfffd];
+    const fine = [0x0a, 0x20, 0x7e, 0xa1, 0xe9, 0x4e2d, 0x1fff, 0x200b, 0x2027, 0x202a, 0x2060, 0x3001, 0xfefe, 0xfffd];
     expect(hasRefusedChar(fine.map((c) => String.fromCharCode(c)).join(''))).toBe(false);
+  });
+
+  it('keeps every Unicode space yaml keeps (found by review: trim() dropped them)', () => {
+    const cases = [
+      'a: b\u00a0',
+      'a: \u00a0b',
+      'a: [x\u3000]',
+      'a: \u2003',
+      'a: \u00a0# x',
+      'a: "x"\u205f',
+      'a: 1\n\u00a0\nb: 2',
+    ];
+    for (const text of cases) {
+      expect(fastParseYaml(text), JSON.stringify(text)).toBeUndefined();
+      const slow = parseYamlSource(text);
+      const r = readYamlSource(text);
+      expect(r.errors.map((e) => e.code)).toEqual(slow.errors.map((e) => e.code));
+      if (!slow.errors.length) expect(r.value).toEqual(slow.value);
+    }
+    expect(readYamlSource('a: b\u00a0').value).toEqual({ a: 'b\u00a0' });
+  });
+
+  it("never fails a file itself: 20,000 nested brackets are yaml's to report, at a line", () => {
+    const deep = `id: deep\nx: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`;
+    expect(fastParseYaml(deep)).toBeUndefined();
+    const r = readYamlSource(deep);
+    expect(r.errors.length).toBeGreaterThan(0);
+    expect(r.errors[0]!.pos.line).toBeGreaterThanOrEqual(1);
   });
 
   it('records the line of every key of the root mapping, and only those', () => {
