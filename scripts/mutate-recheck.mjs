@@ -24,7 +24,7 @@ if (!modules.length) {
 }
 const root = process.cwd();
 const out = join('reports', 'mutation');
-const skip = new Set(['node_modules', '.git', 'reports', '.stryker-tmp', '.toolbox', 'coverage', 'bench']);
+const skip = new Set(['node_modules', '.git', 'reports', '.stryker-tmp', '.toolbox', 'coverage']);
 const scratch = mkdtempSync(join(tmpdir(), 'toolbox-recheck-'));
 cpSync(root, scratch, { recursive: true, filter: (src) => !skip.has(relative(root, src).split('/')[0]) });
 symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'), 'dir');
@@ -35,6 +35,23 @@ function apply(source, { start, end }, replacement) {
   const offset = (p) => lines.slice(0, p.line - 1).reduce((n, l) => n + l.length + 1, 0) + p.column - 1;
   return source.slice(0, offset(start)) + replacement + source.slice(offset(end));
 }
+
+/** Run vitest on `tests` in the scratch copy. */
+const vitest = (tests) =>
+  spawnSync(
+    'nice',
+    [
+      '-n',
+      '10',
+      process.execPath,
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--config',
+      'vitest.mutate.config.ts',
+    ].concat(['--bail', '1', '--reporter', 'dot', ...tests]),
+    { cwd: scratch, stdio: 'ignore', timeout: 120_000 },
+  );
+const passes = new Map();
 
 let failed = false;
 try {
@@ -60,20 +77,17 @@ try {
           ...new Set([...(mutant.coveredBy ?? []).map((id) => testFile.get(id)).filter(Boolean), ...extra]),
         ];
         if (!tests.length) continue;
+        // Control: the same tests must pass on the unmutated code here, or a failure says nothing.
+        const key = tests.join(' ');
+        if (!passes.has(key)) passes.set(key, vitest(tests).status === 0);
+        if (!passes.get(key)) {
+          process.stderr.write(`error: ${key} fail without a mutant in the scratch copy: ${path} not re-checked\n`);
+          failed = true;
+          break;
+        }
         writeFileSync(target, apply(f.source, mutant.location, mutant.replacement));
-        const r = spawnSync(
-          'nice',
-          [
-            '-n',
-            '10',
-            process.execPath,
-            'node_modules/vitest/vitest.mjs',
-            'run',
-            '--config',
-            'vitest.mutate.config.ts',
-          ].concat(['--bail', '1', '--reporter', 'dot', ...tests]),
-          { cwd: scratch, stdio: 'ignore', timeout: 120_000 },
-        );
+        const r = vitest(tests);
+        writeFileSync(target, f.source);
         const dead = r.status !== 0;
         if (dead) killed.push(mutant.id);
         const where = `${path}:${mutant.location.start.line}:${mutant.location.start.column}`;
@@ -81,6 +95,7 @@ try {
       }
       writeFileSync(target, f.source);
     }
+    if (failed) continue; // no score from a partial re-check
     writeFileSync(join(out, `${m}.recheck.json`), JSON.stringify({ killed }, null, 1));
     process.stdout.write(`${m}: ${killed.length} of Stryker's survivors killed in a fresh process\n`);
   }
