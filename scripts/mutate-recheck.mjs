@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { PART_TESTS } from './mutate-select.mjs';
 
 // Test files after `--` run for every mutant too (tests written after the Stryker run).
 const dash = process.argv.indexOf('--');
@@ -73,9 +74,10 @@ try {
         continue;
       }
       for (const mutant of f.mutants.filter((x) => x.status === 'Survived')) {
-        const tests = [
-          ...new Set([...(mutant.coveredBy ?? []).map((id) => testFile.get(id)).filter(Boolean), ...extra]),
-        ];
+        // A part's own tests when it names them (faster), else the test files Stryker says cover the mutant.
+        const own = PART_TESTS[m]?.split(',');
+        const covering = (mutant.coveredBy ?? []).map((id) => testFile.get(id)).filter(Boolean);
+        const tests = [...new Set([...(own ?? covering), ...extra])];
         if (!tests.length) continue;
         // Control: the same tests must pass on the unmutated code here, or a failure says nothing.
         const key = tests.join(' ');

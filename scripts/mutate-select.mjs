@@ -36,6 +36,8 @@ export const PART_TESTS = {
     'shipped',
   ),
   'select-text': tests('stem', 'tokenize', 'translate', 'query', 'tokens', 'model', 'commands/list'),
+  'select-eval': tests('metrics', 'compare', 'gate', 'baseline', 'routing', 'commands/eval'),
+  'select-session': tests('context', 'dense', 'dense-rerank', 'deferral', 'commands/select', 'policy/session'),
   'select-store': tests(
     'select',
     'journal',
