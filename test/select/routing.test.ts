@@ -1,7 +1,9 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkRouting } from '../../src/select/routing.js';
 import { loadRegistry } from '../../src/registry/registry.js';
-import { fixtureContract, fixtureProject } from './fixture.js';
+import { fixtureContract, fixtureIds, fixtureProject } from './fixture.js';
 
 let fx: ReturnType<typeof fixtureProject>;
 afterEach(() => fx?.cleanup());
@@ -38,5 +40,66 @@ describe('checkRouting', () => {
     const ds = await checkRouting(loadRegistry(fx.project()), { top: 3 });
     expect(ds.map((d) => d.path)).toEqual(['examples.0']);
     expect(ds[0]!.message).toMatch(/does not match/);
+  });
+});
+
+describe('checkRouting, the edges', () => {
+  const contract = (id: string, description: string, examples: string[] = []) =>
+    [
+      `id: ${id}`,
+      `name: ${id}`,
+      `description: ${description}`,
+      'schema: { type: object, properties: {} }',
+      'loader: command',
+      'loader_config: { argv: ["true"] }',
+      ...(examples.length ? ['examples:', ...examples.map((e) => `  - ${e}`)] : []),
+      '',
+    ].join('\n');
+
+  it('checks nothing in a registry of one tool, or without examples', async () => {
+    fx = fixtureProject();
+    for (const f of fixtureIds()) rmSync(join(fx.dir, 'tool_registry', `${f}.yaml`));
+    fx.write('tool_registry/only.yaml', contract('only', 'convert currency', ['zebra quokka']));
+    expect(await checkRouting(loadRegistry(fx.project()), { top: 1 })).toEqual([]);
+    fx.write('tool_registry/other.yaml', contract('other', 'read a file'));
+    expect((await checkRouting(loadRegistry(fx.project()), { top: 1 })).map((d) => d.path)).toEqual(['examples.0']);
+    fx.write('tool_registry/only.yaml', contract('only', 'convert currency'));
+    expect(await checkRouting(loadRegistry(fx.project()), { top: 1 })).toEqual([]);
+  });
+
+  it('names the rank and the winner, or no winner when nothing matches, at each example', async () => {
+    fx = fixtureProject();
+    for (const f of fixtureIds()) rmSync(join(fx.dir, 'tool_registry', `${f}.yaml`));
+    fx.write('tool_registry/a_conv.yaml', contract('a_conv', 'convert currency amounts between currencies'));
+    fx.write('tool_registry/b_conv.yaml', contract('b_conv', 'convert currency amounts between currencies today'));
+    fx.write(
+      'tool_registry/c_mail.yaml',
+      contract('c_mail', 'send an email about currency', [
+        'send an email to my boss',
+        'convert currency amounts',
+        'zebra quokka',
+      ]),
+    );
+    const ds = await checkRouting(loadRegistry(fx.project()), { top: 2 });
+    expect(ds.map((d) => [d.path, d.line, d.rule, d.severity])).toEqual([
+      ['examples.1', 9, 'routing', 'warning'],
+      ['examples.2', 10, 'routing', 'warning'],
+    ]);
+    // c_mail ranks #3 for the currency example, after a_conv (the shorter description) and b_conv
+    expect(ds[0]!.message).toMatch(/#3, not in the top 2; 'a_conv' ranks first/);
+    expect(ds[0]!.hint).toMatch(/'a_conv'/);
+    // no tool matches "zebra quokka": no winner named
+    expect(ds[1]!.message).toMatch(/does not match tool 'c_mail' at all$/);
+    expect(ds[1]!.hint).not.toMatch(/'a_conv'|'b_conv'/);
+    expect((await checkRouting(loadRegistry(fx.project()), { top: 3 })).map((d) => d.path)).toEqual(['examples.2']);
+  });
+
+  it('places a warning at line 1 when the contract file cannot be read any more', async () => {
+    fx = fixtureProject();
+    fx.write('tool_registry/read_file.yaml', fixtureContract('read_file') + 'examples:\n  - zebra quokka\n');
+    const registry = loadRegistry(fx.project());
+    rmSync(join(fx.dir, 'tool_registry', 'read_file.yaml'));
+    const ds = await checkRouting(registry, { top: 3 });
+    expect(ds.map((d) => [d.path, d.line, d.column])).toEqual([['examples.0', 1, 1]]);
   });
 });
