@@ -16,6 +16,7 @@ describe('topK', () => {
     expect(topK(s, 10, (d) => d !== 2)).toEqual([5, 1, 3]);
     expect(topK(s, 0)).toEqual([]);
     expect(topK(new Float64Array(3), 3)).toEqual([]);
+    expect(topK(Float64Array.from([1, 1, 1, 1, 1]), 5)).toEqual([0, 1, 2, 3, 4]);
   });
 });
 
@@ -45,6 +46,9 @@ describe('explain', () => {
     expect(explain(ix, 2, parseQuery('weather'))).toEqual([]);
     expect(explain(ix, 0, parseQuery('snow'))).toEqual([]);
     expect(explain(ix, 2, parseQuery('snow')).map((w) => w.term)).toEqual(['snow']);
+    // a term every tool has: found for the first, middle and last tool
+    const all = buildIndex([tool('a1', 'common x'), tool('a2', 'common y'), tool('a3', 'common z')].map(docStats));
+    for (const d of [0, 1, 2]) expect(explain(all, d, parseQuery('common')).map((w) => w.term)).toEqual(['common']);
   });
 });
 
@@ -59,6 +63,19 @@ describe('docStats', () => {
     expect(docStats(tool('wx', 'weather')).len).toEqual([1, 1, 0, 0, 0, 0, 0]);
     // a Chinese name alone is translated too
     expect(docStats(tool('t', 'x', { name: '北京' })).tf[6]).toMatchObject({ beij: expect.closeTo(Math.SQRT1_2, 6) });
+  });
+
+  it('weighs an enum value at 0.3 with b 0.5', () => {
+    const ix = buildIndex(
+      [
+        tool('e1', 'city', { schema: { type: 'object', properties: { c: { enum: ['Paris'] } } } }),
+        tool('e2', 'town'),
+      ].map(docStats),
+    );
+    // enums: lengths 1 and 0 (average 0.5) → norm 1.5 → tf 0.2 → sat 0.314286; idf(2, 1) = ln 2
+    const why = explain(ix, 0, parseQuery('paris'));
+    expect(why.map((w) => [w.term, w.fields])).toEqual([['pari', ['enums']]]);
+    expect(why[0]!.score).toBeCloseTo(Math.LN2 * 0.314286, 5);
   });
 
   it('counts a field no indexed tool has at its plain weight (no length normalisation)', () => {
