@@ -36,7 +36,7 @@ export const PART_TESTS = {
     'shipped',
   ),
   'select-text': tests('stem', 'tokenize', 'translate', 'query', 'tokens', 'model', 'commands/list'),
-  'select-eval': tests('metrics', 'compare', 'gate', 'baseline', 'routing', 'commands/eval'),
+  'select-eval': tests('metrics', 'compare', 'gate', 'gate-against', 'baseline', 'routing', 'commands/eval'),
   'select-session': tests('context', 'dense', 'dense-rerank', 'deferral', 'commands/select', 'policy/session'),
   'select-store': tests(
     'select',
