@@ -29,6 +29,11 @@ const skip = new Set(['node_modules', '.git', 'reports', '.stryker-tmp', '.toolb
 const scratch = mkdtempSync(join(tmpdir(), 'toolbox-recheck-'));
 cpSync(root, scratch, { recursive: true, filter: (src) => !skip.has(relative(root, src).split('/')[0]) });
 symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    rmSync(scratch, { recursive: true, force: true });
+    process.exit(130);
+  });
 
 /** The source with the mutant's replacement (Stryker's lines and columns are 1-based, the end exclusive). */
 function apply(source, { start, end }, replacement) {
