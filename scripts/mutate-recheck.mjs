@@ -79,10 +79,13 @@ try {
         continue;
       }
       for (const mutant of f.mutants.filter((x) => x.status === 'Survived')) {
-        // A part's own tests when it names them (faster), else the test files Stryker says cover the mutant.
+        // The test files Stryker says cover the mutant; when the part names its own tests, those of them
+        // that cover it, and those Stryker did not know (written after its run).
         const own = PART_TESTS[m]?.split(',');
         const covering = (mutant.coveredBy ?? []).map((id) => testFile.get(id)).filter(Boolean);
-        const tests = [...new Set([...(own ?? covering), ...extra])];
+        const known = new Set(Object.keys(report.testFiles ?? {}));
+        const chosen = own ? own.filter((t) => covering.includes(t) || !known.has(t)) : covering;
+        const tests = [...new Set([...chosen, ...extra])];
         if (!tests.length) continue;
         // Control: the same tests must pass on the unmutated code here, or a failure says nothing.
         const key = tests.join(' ');
