@@ -23,6 +23,34 @@ describe('cut-off', () => {
   });
 });
 
+describe('cut-off, the boundaries', () => {
+  it('keeps a tool that matched exactly one bigram (0.5) and one at exactly a fifth of the top score', () => {
+    expect(cutOff([0, 1, 2], [10, 2, 1.99], [1, 0.5, 1])).toEqual([0, 1]);
+    expect(cutOff([0, 1], [10, 9], [1, 0.49])).toEqual([0]);
+    expect(cutOff([0, 1], [10, 3], [1, 1], { minScore: 3 })).toEqual([0, 1]);
+    expect(cutOff([], [], [])).toEqual([]);
+  });
+});
+
+describe('names, the edges', () => {
+  it('takes select: only at the start, and drops empty ids', () => {
+    expect(explicitIds('  SELECT:a,,b , ,a')).toEqual(['a', 'b']);
+    expect(explicitIds('I would select: read_file')).toBeUndefined();
+    expect(explicitIds('preselect: read_file')).toBeUndefined();
+  });
+
+  it('compares names after trimming, case folding and collapsing runs of _ - . and spaces, never an empty query', () => {
+    expect(isExactName('  query   weather  ', 'query_weather')).toBe(true);
+    expect(isExactName('search--flights', 'search_flights')).toBe(true);
+    expect(isExactName('stock . price', 'stock.price')).toBe(true);
+    expect(isExactName('queryweather', 'query_weather')).toBe(false);
+    expect(isExactName('weather', 'query_weather')).toBe(false);
+    expect(isExactName('  ', 'x', '')).toBe(false);
+    expect(isExactName('', 'x', ' ')).toBe(false);
+    expect(isExactName('Weather Now', 'w1', 'weather-now')).toBe(true);
+  });
+});
+
 describe('names', () => {
   it('parses select:ids and loose exact names', () => {
     expect(explicitIds('select: read_file, send_email,read_file')).toEqual(['read_file', 'send_email']);
