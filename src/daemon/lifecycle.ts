@@ -1,6 +1,6 @@
 // A daemon process from start to end: the user's 0700 socket folder (made or checked), the pid
 // file as a lock (one daemon per project), the socket, SIGTERM/SIGINT, idle stop, and cleanup.
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { packageVersion } from '../util/version.js';
@@ -24,17 +24,33 @@ export function prepareDir(dir: string): string | undefined {
   return client.unsafeDir(dir);
 }
 
-// A killed daemon whose parent never reaps it stays a zombie: it still has a pid but no longer runs.
-const alive = (pid: number) => {
+/**
+ * A process's identity on Linux: its start time (field 22 of /proc/<pid>/stat, in clock ticks since
+ * boot). A pid is reused after a daemon dies (SIGKILL, OOM, reboot with a persistent cache folder);
+ * pid plus start time is not, so a stale pid file never makes us signal or wait for a stranger.
+ * Undefined for a zombie (killed, never reaped: it no longer runs) or a process that is gone.
+ */
+function startTime(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[0] === 'Z' ? undefined : fields[19];
+}
+
+const hasProc = () => existsSync('/proc/self/stat');
+
+// Without /proc (not Linux), only kill(0) can tell, and a reused pid cannot be told apart.
+const alive = (pid: number, started: string | undefined) => {
+  if (hasProc()) return started !== undefined && startTime(pid) === started;
   try {
     process.kill(pid, 0);
+    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return true; // no /proc: believe kill(0)
   }
 };
 
@@ -50,8 +66,9 @@ export function answers(socket: string): Promise<boolean> {
 /** The pid a daemon's pid file names, if the file is ours and that process lives. */
 export function livePid(paths: DaemonPaths): number | undefined {
   if (client.unsafeEntry(paths.pid, 'file')) return undefined;
-  const pid = Number(readFileSync(paths.pid, 'utf8').trim());
-  return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
+  const [p, started] = readFileSync(paths.pid, 'utf8').trim().split(' ');
+  const pid = Number(p);
+  return Number.isInteger(pid) && pid > 0 && alive(pid, started) ? pid : undefined;
 }
 
 /** Take the pid file (O_EXCL). False when another live daemon holds it. */
@@ -59,7 +76,7 @@ function lock(paths: DaemonPaths): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(paths.pid, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
+      writeSync(fd, `${process.pid} ${startTime(process.pid) ?? ''}\n`);
       closeSync(fd);
       return true;
     } catch (e) {

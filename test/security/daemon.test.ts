@@ -175,3 +175,32 @@ describe('daemon protocol', () => {
     expect(await requests()).toBe(before + 1);
   }, 20_000);
 });
+
+describe('a stale pid file (found in review)', () => {
+  it('naming a live stranger (a reused pid): stop never signals it, and a new daemon still starts', async () => {
+    const { spawn } = await import('node:child_process');
+    expect((await p.tb(['daemon', 'stop', '--json'])).code).toBe(0);
+    const pidFile = socket.replace(/\.sock$/, '.pid');
+    const stranger = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      // What a SIGKILLed daemon leaves once its pid is reused: the pid is alive, but it is not the
+      // process that wrote the file (no start time recorded, or another one).
+      for (const content of [`${stranger.pid}\n`, `${stranger.pid} 1\n`]) {
+        writeFileSync(pidFile, content, { mode: 0o600 });
+        const stop = await p.tb(['daemon', 'stop', '--json']);
+        expect(stop.code).toBe(0);
+        await new Promise((r) => setTimeout(r, 300));
+        expect({ code: stranger.exitCode, signal: stranger.signalCode }).toEqual({ code: null, signal: null });
+      }
+      const start = await p.tb(['daemon', 'start', '--json']);
+      expect(start.code).toBe(0);
+      const st = await p.status();
+      expect(st.running).toBe(true);
+      expect(st.pid).not.toBe(stranger.pid);
+      expect((await p.tb(SELECT.slice(0, 3))).code).toBe(0);
+      expect(await requests()).toBeGreaterThan(0); // the new daemon answers
+    } finally {
+      stranger.kill('SIGKILL');
+    }
+  }, 30_000);
+});
