@@ -77,8 +77,19 @@ async function tryDaemon(argv, opts = {}) {
   return call(paths, argv, version, verbose);
 }
 
+function statOf(file) {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 function call(paths, argv, version, verbose) {
   return new Promise((resolve) => {
+    // The socket file we try, by identity: a refused connection removes that file only, never a
+    // fresh socket a new daemon bound at the same path in between.
+    const tried = statOf(paths.socket);
     const s = require('node:net').createConnection(paths.socket);
     let state = 'hello'; // hello → running → done
     let buf = '';
@@ -126,7 +137,9 @@ function call(paths, argv, version, verbose) {
     s.on('error', (e) => {
       if (state === 'hello') {
         // Nobody listens on our own socket: a daemon that died without cleaning up. Remove it.
-        if (e.code === 'ECONNREFUSED' && !dc.unsafeDir(paths.dir) && !dc.unsafeEntry(paths.socket, 'socket'))
+        const now = statOf(paths.socket);
+        const same = tried && now && tried.dev === now.dev && tried.ino === now.ino;
+        if (e.code === 'ECONNREFUSED' && same && !dc.unsafeDir(paths.dir) && !dc.unsafeEntry(paths.socket, 'socket'))
           try {
             fs.unlinkSync(paths.socket);
           } catch {
