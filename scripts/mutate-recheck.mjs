@@ -85,7 +85,9 @@ try {
         const covering = (mutant.coveredBy ?? []).map((id) => testFile.get(id)).filter(Boolean);
         const known = new Set(Object.keys(report.testFiles ?? {}));
         const chosen = own ? own.filter((t) => covering.includes(t) || !known.has(t)) : covering;
-        const tests = [...new Set([...chosen, ...extra])];
+        // and the file's own test file (src/a/b.ts → test/a/b.test.ts): coverage of module-level code is not per test
+        const mirror = path.replace(/^src\//, 'test/').replace(/\.ts$/, '.test.ts');
+        const tests = [...new Set([...chosen, ...(existsSync(join(scratch, mirror)) ? [mirror] : []), ...extra])];
         if (!tests.length) continue;
         // Control: the same tests must pass on the unmutated code here, or a failure says nothing.
         const key = tests.join(' ');
