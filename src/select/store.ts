@@ -87,7 +87,25 @@ function sameFiles(a: FileList, b: FileList): boolean {
  * The file list of a registry from the stored one and the journal: the files of unchanged folders
  * are taken as stored, changed folders are listed (new subfolders walked) and their files stat'ed.
  */
+// A long-lived process (the daemon, serve) opens the same stored index again and again: when no
+// folder changed, the refreshed list is the one computed last time for that stored list.
+const unchangedRefresh = new WeakMap<FileList, { dirs: string; out: ReturnType<typeof refreshFiles> }>();
+
 function refreshFiles(
+  registryDir: string,
+  old: FileList,
+  j: { dirs: string[]; changed: boolean[] },
+): { files: FileList; dirs: string[]; rewrite: boolean } {
+  const same = !j.changed.includes(true);
+  const key = same ? j.dirs.join('\0') : '';
+  const hit = same ? unchangedRefresh.get(old) : undefined;
+  if (hit && hit.dirs === key) return hit.out;
+  const out = refreshFilesNow(registryDir, old, j);
+  if (same) unchangedRefresh.set(old, { dirs: key, out });
+  return out;
+}
+
+function refreshFilesNow(
   registryDir: string,
   old: FileList,
   j: { dirs: string[]; changed: boolean[] },
@@ -168,8 +186,11 @@ function readStored(project: Project): { index: SelectIndex; s: StoredIndex } | 
 }
 
 /** Whether the files of tools `docs` still have the fingerprints the index was built from. */
+const positions = new WeakMap<FileList, Map<string, number>>();
+
 function unchangedFiles(registryDir: string, files: FileList, tools: ToolRecord[], docs: number[]): boolean {
-  const at = new Map(files.rel.map((r, i) => [r, i]));
+  let at = positions.get(files);
+  if (!at) positions.set(files, (at = new Map(files.rel.map((r, i) => [r, i]))));
   for (const d of docs) {
     const i = at.get(tools[d]!.rel);
     const st = statSync(join(registryDir, tools[d]!.rel), { throwIfNoEntry: false });
