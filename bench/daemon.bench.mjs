@@ -4,11 +4,10 @@
 // daemon and directly vs the floor (node -e 0 + bwrap python3 -c pass). Medians of interleaved runs.
 // `nice -n 10 npm run bench -- daemon` on a shared machine.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, REPO, median, table } from './lib.mjs';
-import { generateRegistry } from './gen-registry.mjs';
+import { BIN, REPO, median, pythonProject, registryAt, table } from './lib.mjs';
 
 const NODE = process.execPath;
 const QUERY = 'weather forecast for a city';
@@ -44,32 +43,6 @@ const daemon = (action, cwd) =>
 /** Requests the project's daemon has served: proof that the via-daemon rows went through it. */
 const served = (cwd) => JSON.parse(daemon('status', cwd).stdout).requests ?? 0;
 
-function registryAt(n) {
-  const dir = join(tmpdir(), `toolbox-bench-scale-${n}`);
-  if (!existsSync(join(dir, 'tool_registry', '.complete'))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    generateRegistry(dir, n);
-    writeFileSync(join(dir, 'tool_registry', '.complete'), '');
-  }
-  return dir;
-}
-
-function pythonProject() {
-  const dir = join(tmpdir(), `toolbox-bench-daemon-py-${process.pid}`);
-  mkdirSync(join(dir, 'benchtools'), { recursive: true });
-  mkdirSync(join(dir, 'tool_registry'), { recursive: true });
-  writeFileSync(join(dir, 'benchtools', '__init__.py'), '');
-  writeFileSync(join(dir, 'benchtools', 'trivial.py'), 'def add(a, b):\n    return a + b\n');
-  writeFileSync(
-    join(dir, 'tool_registry', 'add.yaml'),
-    'id: add\nname: add\ndescription: Adds two integers and returns the sum; a trivial tool to measure overhead.\n' +
-      'schema:\n  type: object\n  properties:\n    a: { type: integer }\n    b: { type: integer }\n  required: [a, b]\n' +
-      'loader: python_function\nloader_config:\n  module: benchtools.trivial\n  function: add\n',
-  );
-  return dir;
-}
-
 /** One row pair: select directly and via the daemon, each against --version, in `cwd`. */
 function selectRows(rows, label, cwd, n) {
   const sel = ['select', QUERY, '--json'];
@@ -94,7 +67,7 @@ export default async function () {
   const rows = [];
   try {
     selectRows(rows, 'the 18 shipped tools', REPO, 15);
-    const py = pythonProject();
+    const py = pythonProject('daemon');
     try {
       const runArgs = ['run', 'add', '--a', '1', '--b', '2'];
       once(NODE, [BIN, ...runArgs], py, direct); // interpreter cache, index

@@ -1,10 +1,41 @@
 // Small helpers shared by the bench files: timing whole processes and printing tables.
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { generateRegistry } from './gen-registry.mjs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = join(REPO, 'bin', 'toolbox.js');
+
+/** The generated registry of `n` tools, kept in the temp folder across runs (shared by the benches). */
+export function registryAt(n) {
+  const dir = join(tmpdir(), `toolbox-bench-scale-${n}`);
+  if (!existsSync(join(dir, 'tool_registry', '.complete'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    generateRegistry(dir, n);
+    writeFileSync(join(dir, 'tool_registry', '.complete'), '');
+  }
+  return dir;
+}
+
+/** A project with one trivial Python tool, for `run` against the floor. */
+export function pythonProject(tag) {
+  const dir = join(tmpdir(), `toolbox-bench-${tag}-py-${process.pid}`);
+  mkdirSync(join(dir, 'benchtools'), { recursive: true });
+  mkdirSync(join(dir, 'tool_registry'), { recursive: true });
+  writeFileSync(join(dir, 'benchtools', '__init__.py'), '');
+  writeFileSync(join(dir, 'benchtools', 'trivial.py'), 'def add(a, b):\n    return a + b\n');
+  writeFileSync(
+    join(dir, 'tool_registry', 'add.yaml'),
+    'id: add\nname: add\ndescription: Adds two integers and returns the sum; a trivial tool to measure overhead.\n' +
+      'schema:\n  type: object\n  properties:\n    a: { type: integer }\n    b: { type: integer }\n  required: [a, b]\n' +
+      'loader: python_function\nloader_config:\n  module: benchtools.trivial\n  function: add\n',
+  );
+  return dir;
+}
 
 /** Median wall time (ms) of running `cmd args` `n` times (after `warmup` runs). */
 export function timeCommand(cmd, args, { n = 15, warmup = 2, cwd = REPO, env = process.env, input } = {}) {

@@ -3,11 +3,10 @@
 // generated tools (and 50k with BENCH_50K=1: it takes minutes). Peak RSS from /usr/bin/time.
 // Run it under `nice` on a shared machine: `nice -n 10 npm run bench -- scale`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, REPO, median, table } from './lib.mjs';
-import { generateRegistry } from './gen-registry.mjs';
+import { BIN, REPO, median, pythonProject, registryAt, table } from './lib.mjs';
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS; // ~90 ms per Node process here; would hide every ratio
@@ -41,33 +40,6 @@ function interleaved(variants, n) {
 const tb = (...args) => [NODE, [BIN, ...args]];
 const x = (a, b) => `${(a / b).toFixed(2)}×`;
 const mb = (r) => (Number.isFinite(r) ? `${r.toFixed(0)} MB` : '');
-
-function registryAt(n) {
-  const dir = join(tmpdir(), `toolbox-bench-scale-${n}`);
-  if (!existsSync(join(dir, 'tool_registry', '.complete'))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    generateRegistry(dir, n);
-    writeFileSync(join(dir, 'tool_registry', '.complete'), '');
-  }
-  return dir;
-}
-
-/** A project with one trivial Python tool, for `run` against the floor. */
-function pythonProject() {
-  const dir = join(tmpdir(), `toolbox-bench-scale-py-${process.pid}`);
-  mkdirSync(join(dir, 'benchtools'), { recursive: true });
-  mkdirSync(join(dir, 'tool_registry'), { recursive: true });
-  writeFileSync(join(dir, 'benchtools', '__init__.py'), '');
-  writeFileSync(join(dir, 'benchtools', 'trivial.py'), 'def add(a, b):\n    return a + b\n');
-  writeFileSync(
-    join(dir, 'tool_registry', 'add.yaml'),
-    'id: add\nname: add\ndescription: Adds two integers and returns the sum; a trivial tool to measure overhead.\n' +
-      'schema:\n  type: object\n  properties:\n    a: { type: integer }\n    b: { type: integer }\n  required: [a, b]\n' +
-      'loader: python_function\nloader_config:\n  module: benchtools.trivial\n  function: add\n',
-  );
-  return dir;
-}
 
 /** Edit one contract as editors save (write a temp file, rename over), so its text changes. */
 function editOne(dir, i, word) {
@@ -109,7 +81,7 @@ export default async function () {
     '',
   ]);
 
-  const py = pythonProject();
+  const py = pythonProject('scale');
   try {
     const runArgs = ['run', 'add', '--a', '1', '--b', '2'];
     once(...tb(...runArgs), py); // warm the interpreter cache and index
