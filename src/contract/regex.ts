@@ -71,12 +71,60 @@ export function linearProblem(pattern: string): string | undefined {
   }
 }
 
+/** The atoms of a group's body without groups or alternation (a char, an escape, a class, `.`), or undefined. */
+function atomsOf(body: string): string[] | undefined {
+  const atoms: string[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === '(' || c === ')' || c === '|') return undefined;
+    if ('*+?'.includes(c)) continue;
+    const bound = c === '{' ? /^\{\d*,?\d*\}/.exec(body.slice(i)) : null;
+    if (bound) {
+      i += bound[0].length - 1;
+      continue;
+    }
+    let end = i + (c === '\\' ? 2 : 1);
+    if (c === '[') {
+      for (end = i + 1; end < body.length && body[end] !== ']'; end++) if (body[end] === '\\') end++;
+      end++;
+    }
+    atoms.push(body.slice(i, end));
+    i = end - 1;
+  }
+  return atoms;
+}
+
+/**
+ * Whether each repetition of a group's body starts with a literal character that nothing else in the body
+ * can match, as `-` in (-[a-z]+)*: then that character marks where each repetition begins, and the input
+ * splits into repetitions one way only (no catastrophic backtracking).
+ */
+function delimited(group: string): boolean {
+  if (group.startsWith('?') && !group.startsWith('?:')) return false;
+  const body = group.startsWith('?:') ? group.slice(2) : group;
+  const [first, ...rest] = atomsOf(body) ?? [];
+  if (!first || /^[*+?{]/.test(body.slice(first.length))) return false;
+  const lead = /^\\[^\w\s]$/.test(first) ? first[1]! : first.length === 1 && !'.^$'.includes(first) ? first : '';
+  return lead !== '' && rest.every((a) => !matchesChar(a, lead));
+}
+
+/** Whether an atom can match the character `c` (true when JavaScript cannot read the atom alone). */
+function matchesChar(atom: string, c: string): boolean {
+  try {
+    return new RegExp(`^(?:${atom})$`).test(c);
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Whether a pattern has a quantified group that itself contains an unbounded quantifier, as in
  * (a+)+ or (\w*,?)*: catastrophic under backtracking engines (other validators of the same schema).
+ * Not when a literal character starts each repetition and nothing else in the group matches it, as in
+ * ^[a-z]+(-[a-z]+)*$ (see `delimited`).
  */
 export function hasNestedQuantifier(pattern: string): boolean {
-  const stack: boolean[] = [];
+  const stack: { inner: boolean; start: number }[] = [];
   let inner = false;
   const unboundedAt = (i: number) => {
     const c = pattern[i];
@@ -95,12 +143,13 @@ export function hasNestedQuantifier(pattern: string): boolean {
       continue;
     }
     if (c === '(') {
-      stack.push(inner);
+      stack.push({ inner, start: i });
       inner = false;
     } else if (c === ')') {
       const had: boolean = inner;
-      inner = stack.pop() ?? false;
-      if (had && unboundedAt(i + 1)) return true;
+      const open = stack.pop();
+      inner = open?.inner ?? false;
+      if (had && unboundedAt(i + 1) && !(open && delimited(pattern.slice(open.start + 1, i)))) return true;
       inner ||= had;
     } else if (unboundedAt(i)) inner = true;
   }

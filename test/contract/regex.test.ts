@@ -73,6 +73,33 @@ describe('hasNestedQuantifier', () => {
     ['(a+){10,}', true],
     ['(a+){2,}x{3,3}', true],
     ['(a+){10,10}', false],
+    // A literal that starts each repetition and that nothing else in the group matches splits the input
+    // one way only: not flagged. Any doubt (the literal optional or repeated, matched by a class, `.`, an
+    // alternative, a nested group, a lookaround, a class as the lead) keeps the finding.
+    ['^[a-z]+(-[a-z]+)*$', false],
+    ['(?:-[a-z]+)*', false],
+    ['(\\.\\w+)+', false],
+    ['(-\\w+)*', false],
+    ['(a-b+)*', false],
+    ['(-a{2,})*', false],
+    ['(-a+){2,}', false],
+    ['(-[a-z-]+)*', true],
+    ['(-[\\]-]+)*', true],
+    ['(-[^a]+)*', true],
+    ['(-\\W+)*', true],
+    ['(-.+)*', true],
+    ['(-?[a-z]+)*', true],
+    ['(-+a+)*', true],
+    ['(-{1,2}a+)*', true],
+    ['(-a+-)*', true],
+    ['(-\\-+)*', true],
+    ['(-a+|b)*', true],
+    ['((-a+)*)+', true],
+    ['(-(a+))*', true],
+    ['(?=-a+)*', true],
+    ['(\\d+-)+', true],
+    ['(^a+)*', true],
+    ['(.a+)*', true],
   ])('%s → %s', (p, want) => {
     expect(hasNestedQuantifier(p)).toBe(want);
   });

@@ -9,6 +9,8 @@ ruleTester('pattern-nested-quantifier', {
   valid: [
     {},
     { schema: schema({ pattern: '^[a-z]+(-[a-z]{2})?$' }) },
+    // a slug: '-' starts each repetition and [a-z] cannot match it, so the input splits one way only
+    { schema: schema({ pattern: '^[a-z]+(-[a-z]+)*$' }) },
     // data, not patterns: enum/const/examples/default values are not walked
     { schema: schema({ enum: ['(a+)+'], examples: [{ pattern: '(a+)+' }], default: '(a+)+' }) },
     { schema: schema({ const: '(a+)+' }) },
@@ -48,6 +50,11 @@ loader_config: { argv: [echo] }
         { path: 'schema.properties.list.items.0.pattern' },
         { path: 'output_schema.properties.r.pattern' },
       ],
+    },
+    {
+      // the same slug whose class also matches '-': '-a-b' repeats as one '-a-b' or as '-a' then '-b'
+      contract: { schema: schema({ pattern: '^[a-z]+(-[a-z-]+)*$' }) },
+      errors: [{ path: 'schema.properties.q.pattern', message: /^pattern "\^\[a-z\]\+\(-\[a-z-\]\+\)\*\$" nests/ }],
     },
   ],
 });
