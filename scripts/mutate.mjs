@@ -36,7 +36,7 @@ const OWN_TESTS = {
   'lint-rules': 'test/lint/**/*.test.ts',
   'lint-validate': 'test/lint/**/*.test.ts,test/commands/validate.test.ts,test/commands/validate-ci.test.ts',
   // Not contract-validator.test.ts: it compares the generated validator with dist/, and Stryker's copy differs.
-  'contract-yaml': 'test/contract/fast-yaml.test.ts,test/contract/parse*.test.ts',
+  'contract-yaml': 'test/contract/fast-yaml.test.ts,test/contract/yaml-source.test.ts,test/contract/parse*.test.ts',
   'contract-other':
     'test/contract/parse*.test.ts,test/contract/regex.test.ts,test/contract/mcp-tool.test.ts,test/lint/**/*.test.ts',
 };
@@ -73,8 +73,11 @@ export function summarise(report) {
   return { ...n, score: valid ? (100 * detected) / valid : NaN };
 }
 
-/** The select part a single file belongs to (it runs that part's tests). */
-const partOf = (spec) => Object.keys(SELECT_PARTS).find((p) => SELECT_PARTS[p].split(',').includes(spec.split(':')[0]));
+/** The part a single file belongs to (it runs that part's tests): a select part, or a lint or contract part. */
+const partOf = (spec) =>
+  [...Object.keys(SELECT_PARTS), ...Object.keys(OWN_TESTS)].find((p) =>
+    MODULES[p].split(',').includes(spec.split(':')[0]),
+  );
 
 const rows = [];
 let failed = false;
@@ -95,7 +98,11 @@ for (const m of modules) {
     ],
     {
       stdio: 'inherit',
-      env: { ...process.env, MUTATE_TESTS: PART_TESTS[m] ?? OWN_TESTS[m] ?? PART_TESTS[partOf(MODULES[m])] ?? '' },
+      env: {
+        ...process.env,
+        MUTATE_TESTS:
+          PART_TESTS[m] ?? OWN_TESTS[m] ?? PART_TESTS[partOf(MODULES[m])] ?? OWN_TESTS[partOf(MODULES[m])] ?? '',
+      },
     },
   );
   const report = join(out, 'mutation.json');
