@@ -115,7 +115,9 @@ export function scoreDoc(ix: LexicalIndex, d: DocStats, q: Query, p: RankParams 
   let cover = 0;
   let total = 0;
   const part = (t: string) => {
-    const sat = docTermWeight(ix, d, t, p);
+    // Rounded to Float32 as the index stores it (model.ts `sat`), so that a tool scored here ties exactly
+    // with an identical indexed tool scored by scoreAll (routing.ts decides ties by tool order).
+    const sat = Math.fround(docTermWeight(ix, d, t, p));
     if (sat > 0) s += q.get(t)! * (ix.terms.get(t)?.idf ?? idf(ix.n, 1)) * sat;
     return sat > 0;
   };

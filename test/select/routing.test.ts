@@ -94,6 +94,30 @@ describe('checkRouting, the edges', () => {
     expect((await checkRouting(loadRegistry(fx.project()), { top: 3 })).map((d) => d.path)).toEqual(['examples.2']);
   });
 
+  it('an exact tie goes to the tool listed first (the self-score is rounded like the index)', async () => {
+    fx = fixtureProject();
+    for (const f of fixtureIds()) rmSync(join(fx.dir, 'tool_registry', `${f}.yaml`));
+    // Without its left-out example, the tool with the example twice is the other tool, word for word:
+    // the two score exactly the same (this pair tied as 1 ulp apart before scoreDoc rounded to Float32).
+    const d = 'convert currency amounts between currencies';
+    fx.write('tool_registry/zq_one.yaml', contract('zq_one', d, ['convert currency']));
+    fx.write('tool_registry/zq_two.yaml', contract('zq_two', d, ['convert currency', 'convert currency']));
+    const ds = await checkRouting(loadRegistry(fx.project()), { top: 1 });
+    // zq_one loses to zq_two (which keeps the example); zq_two ties with zq_one, listed first: #2.
+    expect(ds.map((x) => [x.file.split('/').pop(), x.path, x.line])).toEqual([
+      ['zq_one.yaml', 'examples.0', 8],
+      ['zq_two.yaml', 'examples.0', 8],
+      ['zq_two.yaml', 'examples.1', 9],
+    ]);
+    expect(ds[1]!.message).toMatch(/ #2, not in the top 1; 'zq_one' ranks first$/);
+    expect(await checkRouting(loadRegistry(fx.project()), { top: 2 })).toEqual([]);
+    // The other way round: the tool listed first wins its tie, the second one loses outright.
+    fx.write('tool_registry/zq_one.yaml', contract('zq_one', d, ['convert currency', 'convert currency']));
+    fx.write('tool_registry/zq_two.yaml', contract('zq_two', d, ['convert currency']));
+    const swapped = await checkRouting(loadRegistry(fx.project()), { top: 1 });
+    expect(swapped.map((x) => [x.file.split('/').pop(), x.path])).toEqual([['zq_two.yaml', 'examples.0']]);
+  });
+
   it('places a warning at line 1 when the contract file cannot be read any more', async () => {
     fx = fixtureProject();
     fx.write('tool_registry/read_file.yaml', fixtureContract('read_file') + 'examples:\n  - zebra quokka\n');
