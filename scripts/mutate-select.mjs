@@ -40,6 +40,7 @@ export const PART_TESTS = {
   'select-session': tests('context', 'dense', 'dense-rerank', 'deferral', 'commands/select', 'policy/session'),
   'select-store': tests(
     'select',
+    'index',
     'journal',
     'shape',
     'store-format',
