@@ -1,0 +1,122 @@
+// The daemon's pid file as a lock: one daemon per project. Taking it is atomic (link(2) of a complete
+// temp file fails when the pid file exists), and so is removing a stale one (rename it aside under a
+// unique name, then check that what was moved is the very file judged stale), so two daemons that
+// start at the same moment next to a stale pid file never both win.
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { client } from './paths.js';
+
+/**
+ * A process's identity on Linux: its start time (field 22 of /proc/<pid>/stat, in clock ticks since
+ * boot). A pid is reused after a daemon dies (SIGKILL, OOM, reboot with a persistent cache folder);
+ * pid plus start time is not, so a stale pid file never makes us signal or wait for a stranger.
+ * Undefined for a zombie (killed, never reaped: it no longer runs) or a process that is gone.
+ */
+export function startTime(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[0] === 'Z' ? undefined : fields[19];
+}
+
+const hasProc = () => existsSync('/proc/self/stat');
+
+// Without /proc (not Linux), only kill(0) can tell, and a reused pid cannot be told apart.
+const alive = (pid: number, started: string | undefined) => {
+  if (hasProc()) return started !== undefined && startTime(pid) === started;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+const readQuiet = (f: string) => {
+  try {
+    return readFileSync(f, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** The live pid a pid file's text names, or undefined. */
+function holder(text: string | undefined): number | undefined {
+  const [p, started] = (text ?? '').trim().split(' ');
+  const pid = Number(p);
+  return Number.isInteger(pid) && pid > 0 && alive(pid, started) ? pid : undefined;
+}
+
+/** The pid a daemon's pid file names, if the file is ours and that process lives. */
+export function livePid(pidFile: string): number | undefined {
+  if (client.unsafeEntry(pidFile, 'file')) return undefined;
+  return holder(readQuiet(pidFile));
+}
+
+const unlinkQuiet = (f: string) => {
+  try {
+    unlinkSync(f);
+  } catch {
+    /* gone */
+  }
+};
+
+const ident = (f: string) => {
+  try {
+    const st = lstatSync(f);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Take the pid file for this process. False when a live daemon holds it (or it is not ours to remove). */
+export function takeLock(pidFile: string): boolean {
+  const unique = () => `${pidFile}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  const tmp = unique();
+  writeFileSync(tmp, `${process.pid} ${startTime(process.pid) ?? ''}\n`, { flag: 'wx', mode: 0o600 });
+  try {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      try {
+        linkSync(tmp, pidFile); // atomic: fails when any pid file exists
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const seen = ident(pidFile);
+      const text = readQuiet(pidFile);
+      if (seen === undefined || text === undefined) continue; // removed meanwhile: try again
+      if (holder(text) !== undefined) return false;
+      if (client.unsafeEntry(pidFile, 'file')) return false;
+      // A daemon that died without cleaning up (SIGKILL) left it. Move it aside, then make sure the
+      // moved file is the one judged stale: another starter may have replaced it with its own lock.
+      const aside = unique();
+      try {
+        renameSync(pidFile, aside);
+      } catch {
+        continue;
+      }
+      if (ident(aside) !== seen || readQuiet(aside) !== text) {
+        // Someone's fresh lock: put it back (link: never over a newer one) and let the next round decide.
+        try {
+          linkSync(aside, pidFile);
+        } catch {
+          /* a newer one is there */
+        }
+      }
+      unlinkQuiet(aside);
+    }
+    return false;
+  } finally {
+    unlinkQuiet(tmp);
+  }
+}
+
+/** Whether the pid file still is this process's (a daemon that lost it stops). */
+export function holdsLock(pidFile: string): boolean {
+  return holder(readQuiet(pidFile)) === process.pid;
+}
