@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { packageVersion } from '../util/version.js';
 import { client, type DaemonPaths } from './paths.js';
+import { startReaper } from '../sandbox/reaper.js';
 import { holdsLock, livePid as pidFileHolder, takeLock } from './pidlock.js';
 import { DaemonServer, type Handler } from './server.js';
 
@@ -72,6 +73,8 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     log('another daemon serves this project');
     return 0;
   }
+  // Sandboxes caught in their setup when this process is killed are the reaper's to end.
+  const reaper = startReaper();
   // Our lock: a socket file left behind by a killed daemon is stale.
   if (!client.unsafeEntry(paths.socket, 'socket')) unlinkQuiet(paths.socket);
   const server = new DaemonServer({
@@ -92,12 +95,14 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
   } catch (e) {
     log(`cannot listen on ${paths.socket}: ${(e as Error).message}`);
     if (holdsLock(paths.pid)) unlinkQuiet(paths.pid);
+    reaper?.stop();
     return 3;
   }
   log(`serving ${paths.marker} on ${paths.socket} (toolbox ${version}, idle ${o.idleMs ?? DEFAULT_IDLE_MS} ms)`);
   await server.stopped;
   unlinkQuiet(paths.socket);
   if (holdsLock(paths.pid)) unlinkQuiet(paths.pid);
+  reaper?.stop();
   log('stopped');
   return 0;
 }

@@ -1,10 +1,11 @@
 // Starting one wrapped process: per-call work dir and uid, the exact environment, the seccomp
 // program on fd 3, the result pipe, and tearing the whole tree down.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive, killMarked, markerNeedle, newMarker } from './marked.js';
 import { buildSeccompFilter } from './seccomp.js';
 import { wrapCommand, type Tools } from './wrap.js';
 import type { SandboxSpec, SandboxTier } from './types.js';
@@ -38,34 +39,7 @@ function childEnv(spec: Pick<SandboxSpec, 'env'>, workDir: string): Record<strin
   return env;
 }
 
-/** Kill every process whose environment carries the marker (tier none: catches setsid escapees). */
-function killMarked(marker: string, killed: Set<number>): number {
-  let n = 0;
-  const needle = Buffer.from(`TOOLBOX_SANDBOX_ID=${marker}\0`);
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${name}/environ`).includes(needle) && isAlive(Number(name))) {
-        process.kill(Number(name), 'SIGKILL');
-        killed.add(Number(name));
-        n++;
-      }
-    } catch {
-      /* gone, or not ours */
-    }
-  }
-  return n;
-}
-
-/** Whether `pid` exists and is not a zombie (a zombie has released everything but its pid). */
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch {
-    return false;
-  }
-}
+export { isAlive };
 
 /** Resolve once none of `pids` is alive any more (SIGKILL is asynchronous), or after `maxMs`. */
 export async function waitGone(pids: Iterable<number>, maxMs = 3000): Promise<void> {
@@ -143,7 +117,7 @@ export function startWrapped(
     // catch processes that outlived their wrapper (a bwrap killed during its setup leaves its
     // namespace init behind; on tier none, setsid escapees). bwrap and unshare keep it out of the
     // tool's own environment (the wrappers themselves still carry it).
-    const marker = randomBytes(12).toString('hex');
+    const marker = newMarker();
     env.TOOLBOX_SANDBOX_ID = marker;
     // A new session (bwrap makes its own) so the tool has no controlling terminal to inject keys into.
     const child = spawn(wrapped.file, wrapped.args, { cwd: workDir, env, stdio, detached: tier !== 'bwrap' });
@@ -187,7 +161,7 @@ export function startWrapped(
         }
       }
       if (tier === 'none' || killed.size > 0) {
-        for (let i = 0; i < 5 && killMarked(marker, killed) > 0; i++) {
+        for (let i = 0; i < 5 && killMarked(markerNeedle(marker), killed) > 0; i++) {
           /* until nothing is left */
         }
       }
