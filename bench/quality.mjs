@@ -40,7 +40,7 @@ export async function loadSet(set) {
 
 /** A Selector over a set's tools, with optional ranking parameters (see model.ts RankParams). */
 export async function setSelector(s, params) {
-  const { buildIndex } = await dist('model.js');
+  const { buildIndex } = await dist('lex-build.js');
   const { Selector } = await dist('index.js');
   const lex = buildIndex(s.stats, params);
   const index = {

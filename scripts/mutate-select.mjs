@@ -5,7 +5,7 @@ const files = (...names) => names.map((f) => `src/select/${f}.ts`).join(',');
 
 export const SELECT_PARTS = {
   // The ranking model: analysis, fields, query terms, scores, the cut-off.
-  'select-rank': files('model', 'tokenize', 'fields', 'query', 'shape'),
+  'select-rank': files('model', 'lex-build', 'tokenize', 'fields', 'query', 'shape'),
   // Text analysis: stemming, stop words, the glossary and translation, token counts.
   'select-text': files('stem', 'stopwords', 'lexicon', 'translate', 'tokens'),
   // Evaluation: metrics, the baseline replica, eval/compare/gate, routing conflicts.
@@ -13,7 +13,7 @@ export const SELECT_PARTS = {
   // Output and sessions: definitions, deferral, session context, dense retrieval.
   'select-session': files('definitions', 'deferral', 'context', 'dense'),
   // The on-disk index: store, its format, the in-memory index, incremental updates, the journal.
-  'select-store': files('store', 'store-format', 'index', 'incremental', 'journal'),
+  'select-store': files('store', 'build', 'store-format', 'index', 'incremental', 'journal'),
 };
 
 // The tests each part runs under Stryker (MUTATE_TESTS, read by vitest.mutate.config.ts). Stem, tokenizer,
@@ -25,6 +25,7 @@ const tests = (...names) =>
 export const PART_TESTS = {
   'select-rank': tests(
     'model',
+    'lex-build',
     'model-parts',
     'tokenize',
     'fields',
@@ -41,6 +42,7 @@ export const PART_TESTS = {
   'select-store': tests(
     'select',
     'index',
+    'build',
     'journal',
     'shape',
     'store-format',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolContract } from '../contract/types.js';
-import { writeFileAtomic, writeFileAtomicParts } from '../util/fs.js';
+import { AtomicWriter } from '../util/fs.js';
 
 const VERSION = 1;
 
@@ -74,41 +74,94 @@ export function readCache(project: Project): RegistryCache | undefined {
   return files ? { files } : undefined;
 }
 
+/**
+ * Writes the registry cache file by file as contracts are read, in pieces: at 50,000 contracts the
+ * full cache is ~90 MB of text, which then never exists in memory at once. Each contract's JSON is
+ * spliced into both the full cache and its id shard. A cache that cannot be written (read-only
+ * project) is silently skipped: it is an optimisation.
+ */
+export class CacheWriter {
+  private full: AtomicWriter | undefined;
+  private shards: AtomicWriter[] = [];
+  private readonly taken = new Set<string>();
+  private readonly shardUsed = new Uint8Array(ID_SHARDS);
+  private first = true;
+
+  constructor(private readonly project: Project) {
+    try {
+      this.full = new AtomicWriter(fullPath(project));
+      this.full.write(open(VERSION, project));
+      for (let n = 0; n < ID_SHARDS; n++) {
+        // Small buffers: 64 shards are open at once.
+        const w = new AtomicWriter(shardPath(project, n), 1 << 16);
+        this.shards.push(w);
+        w.write(open(IDS_VERSION, project));
+      }
+    } catch {
+      this.fail();
+    }
+  }
+
+  /** One file's cache entry; `contractJson` is JSON.stringify(f.contract) when the caller has it already. */
+  add(rel: string, f: CachedFile, contractJson?: string): void {
+    if (!this.full) return;
+    try {
+      const { contract, ...rest } = f;
+      const head = JSON.stringify(rest).slice(0, -1);
+      const json = contract ? (contractJson ?? JSON.stringify(contract)) : undefined;
+      this.full.write(`${this.first ? '' : ','}${JSON.stringify(rel)}:${head}${json ? `,"contract":${json}` : ''}}`);
+      this.first = false;
+      if (!contract) return;
+      // The first file wins, as in the registry (a later duplicate is reported as broken).
+      if (this.taken.has(contract.id)) return;
+      this.taken.add(contract.id);
+      const n = idShard(contract.id);
+      const entry: Omit<IdIndexEntry, 'contract'> = {
+        rel,
+        mtimeMs: f.mtimeMs,
+        size: f.size,
+        ctimeMs: f.ctimeMs,
+        line: f.line,
+      };
+      const sep = this.shardUsed[n] ? ',' : '';
+      this.shardUsed[n] = 1;
+      this.shards[n]!.write(
+        `${sep}${JSON.stringify(contract.id)}:${JSON.stringify(entry).slice(0, -1)},"contract":${json}}`,
+      );
+    } catch {
+      this.fail();
+    }
+  }
+
+  commit(): void {
+    if (!this.full) return;
+    try {
+      this.full.write('}}');
+      this.full.commit();
+      this.full = undefined;
+      for (const w of this.shards) {
+        w.write('}}');
+        w.commit();
+      }
+      this.shards = [];
+    } catch {
+      this.fail();
+    }
+  }
+
+  private fail(): void {
+    this.full?.abort();
+    this.full = undefined;
+    for (const w of this.shards) w.abort();
+    this.shards = [];
+  }
+}
+
+const open = (version: number, project: Project) =>
+  `{"version":${version},"registryDir":${JSON.stringify(project.registryDir)},"data":{`;
+
 export function writeCache(project: Project, cache: RegistryCache): void {
-  // Each contract is turned into JSON once and that text spliced into both the full cache and its
-  // id shard (a second JSON.stringify of 10,000 contracts cost ~0.1 s of a cold build).
-  const shards: string[][] = Array.from({ length: ID_SHARDS }, () => []);
-  const taken: Set<string>[] = Array.from({ length: ID_SHARDS }, () => new Set());
-  const full: string[] = [];
-  let first = true;
-  for (const [rel, f] of Object.entries(cache.files)) {
-    const { contract, ...rest } = f;
-    const head = JSON.stringify(rest).slice(0, -1);
-    const contractJson = contract ? JSON.stringify(contract) : undefined;
-    full.push(`${first ? '' : ','}${JSON.stringify(rel)}:${head}${contractJson ? `,"contract":${contractJson}` : ''}}`);
-    first = false;
-    if (!contract) continue;
-    const n = idShard(contract.id);
-    // The first file wins, as in the registry (a later duplicate is reported as broken).
-    if (taken[n]!.has(contract.id)) continue;
-    taken[n]!.add(contract.id);
-    const entry: Omit<IdIndexEntry, 'contract'> = {
-      rel,
-      mtimeMs: f.mtimeMs,
-      size: f.size,
-      ctimeMs: f.ctimeMs,
-      line: f.line,
-    };
-    shards[n]!.push(`${JSON.stringify(contract.id)}:${JSON.stringify(entry).slice(0, -1)},"contract":${contractJson}}`);
-  }
-  const open = (version: number) =>
-    `{"version":${version},"registryDir":${JSON.stringify(project.registryDir)},"data":{`;
-  const doc = (version: number, data: string[]) => `${open(version)}${data.join(',')}}}`;
-  try {
-    // Written in pieces: at 50,000 contracts the whole text is ~90 MB.
-    writeFileAtomicParts(fullPath(project), [open(VERSION), ...full, '}}']);
-    shards.forEach((data, n) => writeFileAtomic(shardPath(project, n), doc(IDS_VERSION, data)));
-  } catch {
-    // A read-only project still works, only slower.
-  }
+  const w = new CacheWriter(project);
+  for (const [rel, f] of Object.entries(cache.files)) w.add(rel, f);
+  w.commit();
 }

@@ -6,7 +6,15 @@ import type { ToolEntry } from '../contract/types.js';
 import { parseContract } from '../contract/parse.js';
 import { ExitCode, ToolboxError, closest } from '../errors.js';
 import { discoverContractFiles } from './discover.js';
-import { hasIdIndex, readCache, readIdEntry, writeCache, type CachedFile, type RegistryCache } from './cache.js';
+import {
+  CacheWriter,
+  hasIdIndex,
+  readCache,
+  readIdEntry,
+  writeCache,
+  type CachedFile,
+  type RegistryCache,
+} from './cache.js';
 
 /** A file that could not be turned into a tool (see `toolbox validate` for details). */
 export interface BrokenFile {
@@ -52,20 +60,28 @@ export function parseOne(abs: string, st: FileStamp): CachedFile {
   return { ...fingerprint(st), contract: parsed.contract, line, diagnostics: parsed.diagnostics };
 }
 
+/** Where loadRegistry and scanRegistry find the contract files. */
+export interface ScanOptions {
+  cache?: boolean;
+  /** The contract files (sorted, relative) with their fingerprints, when the caller has just listed them. */
+  listing?: { rel: string[]; stamp(i: number): FileStamp };
+}
+
 /**
- * Load the whole registry, re-parsing only files whose size/mtime changed since the cached
- * index in `.toolbox/cache/` (the cache is an optimisation: if it cannot be written, nothing fails).
+ * Read every contract file of a registry in order and hand each to `visit` (with its contract as
+ * JSON on demand, made once), re-parsing only files whose size/mtime changed since the cache in `.toolbox/cache/`.
+ * Without a previous cache, the new one is written as files are read, so nothing of a file has to
+ * be kept once `visit` returns. Returns how many files were parsed.
  */
-export function loadRegistry(
+export function scanRegistry(
   project: Project,
-  opts: {
-    cache?: boolean;
-    /** The contract files (sorted, relative) with their fingerprints, when the caller has just listed them. */
-    listing?: { rel: string[]; stamp(i: number): FileStamp };
-  } = {},
-): Registry {
+  opts: ScanOptions,
+  visit: (rel: string, f: CachedFile, contractJson: () => string | undefined) => void,
+): number {
   const useCache = opts.cache !== false;
   const prev: RegistryCache | undefined = useCache ? readCache(project) : undefined;
+  // No previous cache: stream the new one. Else keep the entries and write only when something changed.
+  const writer = useCache && !prev ? new CacheWriter(project) : undefined;
   const files: Record<string, CachedFile> = {};
   let parsed = 0;
   const rels = opts.listing?.rel ?? discoverContractFiles(project.registryDir);
@@ -79,30 +95,59 @@ export function loadRegistry(
       continue;
     }
     const old = prev?.files[rel];
-    if (old && same(old, st)) files[rel] = old;
+    let f: CachedFile;
+    if (old && same(old, st)) f = old;
     else {
-      files[rel] = parseOne(abs, st);
+      f = parseOne(abs, st);
       parsed++;
     }
+    let json: string | undefined;
+    const jsonOf = () => (json ??= f.contract ? JSON.stringify(f.contract) : undefined);
+    visit(rel, f, jsonOf);
+    if (writer) writer.add(rel, f, jsonOf());
+    else files[rel] = f;
   }
-  const removed = prev ? Object.keys(prev.files).some((k) => !(k in files)) : true;
-  if (useCache && (parsed > 0 || removed || !hasIdIndex(project))) writeCache(project, { files });
-  return assemble(project, files, parsed);
+  if (writer) writer.commit();
+  else if (prev && (parsed > 0 || Object.keys(prev.files).some((k) => !(k in files)) || !hasIdIndex(project)))
+    writeCache(project, { files });
+  return parsed;
 }
 
-function assemble(project: Project, files: Record<string, CachedFile>, parsed: number): Registry {
+/**
+ * Load the whole registry, re-parsing only files whose size/mtime changed since the cached
+ * index in `.toolbox/cache/` (the cache is an optimisation: if it cannot be written, nothing fails).
+ */
+export function loadRegistry(project: Project, opts: ScanOptions = {}): Registry {
   const entries: ToolEntry[] = [];
   const byId = new Map<string, ToolEntry>();
   const broken: BrokenFile[] = [];
-  for (const [rel, f] of Object.entries(files)) {
-    const file = join(project.registryDir, rel);
-    if (!f.contract) {
-      broken.push({ file, diagnostics: f.diagnostics.map((d) => ({ ...d, file })) });
-      continue;
+  const sort = new Assembler(project.registryDir);
+  const parsed = scanRegistry(project, opts, (rel, f) => {
+    const r = sort.add(rel, f);
+    if ('diagnostics' in r) broken.push(r);
+    else {
+      entries.push(r);
+      byId.set(r.contract.id, r);
     }
-    const dup = byId.get(f.contract.id);
-    if (dup) {
-      broken.push({
+  });
+  return { project, entries, byId, broken, parsed };
+}
+
+/**
+ * Sorts a registry's files, in order, into tools and broken files: a file without a valid contract
+ * is broken, and so is a later file with an id already taken.
+ */
+export class Assembler {
+  private readonly byId = new Map<string, { file: string; line?: number }>();
+
+  constructor(private readonly registryDir: string) {}
+
+  add(rel: string, f: CachedFile): ToolEntry | BrokenFile {
+    const file = join(this.registryDir, rel);
+    if (!f.contract) return { file, diagnostics: f.diagnostics.map((d) => ({ ...d, file })) };
+    const dup = this.byId.get(f.contract.id);
+    if (dup)
+      return {
         file,
         diagnostics: [
           {
@@ -116,14 +161,10 @@ function assemble(project: Project, files: Record<string, CachedFile>, parsed: n
             hint: 'Tool ids must be unique across the registry; rename one.',
           },
         ],
-      });
-      continue;
-    }
-    const entry: ToolEntry = { contract: f.contract, file, line: f.line };
-    entries.push(entry);
-    byId.set(f.contract.id, entry);
+      };
+    this.byId.set(f.contract.id, { file, line: f.line });
+    return { contract: f.contract, file, line: f.line };
   }
-  return { project, entries, byId, broken, parsed };
 }
 
 /**

@@ -128,38 +128,6 @@ export function pseudoTf(d: DocStats, term: string, avg: number[], fp: FieldPara
 }
 export const saturate = (tf: number, k1: number) => (tf * (k1 + 1)) / (k1 + tf);
 
-export function buildIndex(stats: DocStats[], p: RankParams = RANK): LexicalIndex {
-  const fp = fieldParams(p);
-  const n = stats.length;
-  const avg = FIELDS.map((_, f) => (n ? stats.reduce((a, d) => a + d.len[f]!, 0) / n : 0));
-  const post = new Map<string, number[]>();
-  for (let i = 0; i < n; i++) {
-    const seen = new Set<string>();
-    for (const field of stats[i]!.tf) for (const t in field) seen.add(t);
-    for (const t of seen) {
-      let list = post.get(t);
-      if (!list) post.set(t, (list = []));
-      list.push(i);
-    }
-  }
-  let total = 0;
-  for (const l of post.values()) total += l.length;
-  const docs = new Uint32Array(total);
-  const sat = new Float32Array(total);
-  const terms: LexicalIndex['terms'] = new Map();
-  let off = 0;
-  for (const [t, list] of post) {
-    terms.set(t, { idf: idf(n, list.length), off, n: list.length });
-    for (const i of list) {
-      const { tf, mask } = pseudoTf(stats[i]!, t, avg, fp);
-      docs[off] = (i | (mask << 24)) >>> 0;
-      sat[off] = saturate(tf, p.k1);
-      off++;
-    }
-  }
-  return { n, avg, terms, docs, sat };
-}
-
 /** Saturated BM25F weight of `term` in a tool described by `d` (not necessarily indexed), or 0. */
 export function docTermWeight(ix: LexicalIndex, d: DocStats, term: string, p: RankParams = RANK): number {
   const { tf } = pseudoTf(d, term, ix.avg, fieldParams(p));

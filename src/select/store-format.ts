@@ -36,10 +36,16 @@ export interface IndexData {
   broken: string[];
   tools: ToolRecord[];
   lex: LexicalIndex;
-  /** Each tool's contract as JSON. */
-  contracts: (string | Uint8Array)[];
+  /** Each tool's contract as JSON: one text each, or all of them packed in one buffer. */
+  contracts: (string | Uint8Array)[] | PackedBlobs;
   /** Hash of each tool's searchable text (the dense-embedding cache key). */
   hashes: string[];
+}
+
+/** Texts one after the other: text `i` is bytes[offsets[i]..offsets[i + 1]). */
+export interface PackedBlobs {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
 }
 
 export interface StoredIndex extends Omit<IndexData, 'contracts' | 'hashes'> {
@@ -77,13 +83,19 @@ export function encodeIndex(d: IndexData): Uint8Array {
     }),
     'utf8',
   );
-  const blobs = d.contracts.map((c) =>
-    typeof c === 'string' ? Buffer.from(c, 'utf8') : Buffer.from(c.buffer, c.byteOffset, c.byteLength),
-  );
-  const offsets = new Uint32Array(blobs.length + 1);
-  blobs.forEach((b, i) => {
-    offsets[i + 1] = offsets[i]! + b.length;
-  });
+  const asBuffer = (c: Uint8Array) => Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+  let blobs: Buffer[];
+  let offsets: Uint32Array;
+  if (Array.isArray(d.contracts)) {
+    blobs = d.contracts.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : asBuffer(c)));
+    offsets = new Uint32Array(blobs.length + 1);
+    blobs.forEach((b, i) => {
+      offsets[i + 1] = offsets[i]! + b.length;
+    });
+  } else {
+    offsets = d.contracts.offsets;
+    blobs = [asBuffer(d.contracts.bytes.subarray(0, offsets[tools.length]))];
+  }
   const idf = new Float64Array(terms.length);
   const off = new Uint32Array(terms.length);
   const cnt = new Uint32Array(terms.length);

@@ -2,15 +2,16 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
-import type { Registry } from '../registry/registry.js';
+import type { Registry, ScanOptions } from '../registry/registry.js';
 import { discoverContractFiles, discoverUnder } from '../registry/discover.js';
-import { writeFileAtomic, writeFileAtomicParts } from '../util/fs.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { fieldTexts, toolTextOf } from './fields.js';
-import { buildIndex, docStatsOf, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
+import { docStatsOf, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
+import { IndexBuilder, estimateTokens, type StatsCache } from './build.js';
 import { decodeIndex, encodeIndex, type FileList, type StoredIndex, type ToolRecord } from './store-format.js';
 import { JOURNAL_MIN_FILES, changedFolders, verifyInBackground, writeJournal } from './journal.js';
 import { updateLex } from './incremental.js';
-import { definitionTokens, toolDefinition } from './tokens.js';
+import { definitionTokens } from './tokens.js';
 import { nodeCrypto } from '../util/builtins.js';
 
 /** The selection index of one registry, ready to rank. */
@@ -24,8 +25,6 @@ export interface SelectIndex {
   entry(i: number): ToolEntry;
   /** Hash of tool `i`'s searchable text (the dense-embedding cache key). */
   hash(i: number): string;
-  /** Term statistics of tool `i` (for leave-one-out scoring); only when built in this process. */
-  stats?: DocStats[];
   /** How many tools had their term statistics recomputed (0 when warm). */
   rebuilt: number;
   /** The contract files (and fingerprints) the index was built from. */
@@ -36,14 +35,6 @@ export interface SelectIndex {
    * with `full: true`.
    */
   stale?: (docs: number[]) => boolean;
-}
-
-// Per-tool term statistics and token counts, keyed by contract file and its fingerprint: what a
-// rebuild reuses so that only changed contracts are analysed again.
-type Fp = [number, number, number];
-interface StatsCache {
-  registryDir: string;
-  files: Record<string, { fp: Fp; id: string; stats: DocStats; tok: number }>;
 }
 
 const STATS_VERSION = STATS_KEY; // issue 10: analysis version lives with the model
@@ -260,12 +251,10 @@ export async function openIndex(project: Project, opts: OpenOptions = {}): Promi
     rel: all.rel,
     stamp: (i: number) => ({ mtimeMs: all.mtime[i]!, size: all.size[i]!, ctimeMs: all.ctime[i]! }),
   };
-  const reg =
-    opts.registry ?? (await import('../registry/registry.js')).loadRegistry(project, { cache: useCache, listing });
   // A large registry's first build estimates token counts (loading the tokenizer and counting
   // 10,000 definitions costs ~0.6 s); the background verifier counts them exactly right after.
   const estimate = Boolean(opts.tokens) && useCache && !opts.full && all.rel.length > JOURNAL_MIN_FILES;
-  const built = await rebuild(project, all, reg, Boolean(opts.tokens), useCache, estimate);
+  const built = await rebuild(project, all, opts.registry, listing, Boolean(opts.tokens), useCache, estimate);
   if (estimate) verifyInBackground(project);
   if (useCache && all.rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), trusted ? allDirs : dirs);
   return built;
@@ -371,101 +360,63 @@ async function updateIndex(
   return { ...out, rebuilt: fresh.size };
 }
 
-/**
- * A quick estimate of a definition's o200k tokens: ~4 characters per token for ASCII JSON (4.1 measured on
- * generated contracts, 3.5 on the shipped ones), one per other character (CJK is about one token per character).
- */
-function estimateTokens(c: ToolContract): number {
-  const json = JSON.stringify(toolDefinition(c));
-  // Characters past ASCII take 2-3 UTF-8 bytes (CJK 3): about (bytes - length) / 2 of them.
-  const other = Math.round((Buffer.byteLength(json, 'utf8') - json.length) / 2);
-  return Math.ceil((json.length - other) / 4) + other;
-}
-
-function* statsParts(cache: StatsCache): Generator<string> {
-  yield `{"registryDir":${JSON.stringify(cache.registryDir)},"files":{`;
-  let sep = '';
-  for (const [rel, f] of Object.entries(cache.files)) {
-    yield `${sep}${JSON.stringify(rel)}:${JSON.stringify(f)}`;
-    sep = ',';
+function readStats(project: Project): StatsCache | undefined {
+  try {
+    const old = JSON.parse(readFileSync(statsPath(project), 'utf8')) as StatsCache;
+    return old.registryDir === project.registryDir ? old : undefined;
+  } catch {
+    return undefined;
   }
-  yield '}}';
 }
 
+/**
+ * A full build, streamed (build.ts): from the loaded registry when the caller has one, else each
+ * contract file is read, checked and analysed in turn (scanRegistry), and not kept.
+ */
 async function rebuild(
   project: Project,
   files: FileList,
-  reg: Registry,
+  reg: Registry | undefined,
+  listing: ScanOptions['listing'],
   tokens: boolean,
   useCache: boolean,
   estimate = false,
 ): Promise<SelectIndex> {
   const dir = project.registryDir;
-  const fpOf = new Map<string, Fp>(files.rel.map((r, i) => [r, [files.mtime[i]!, files.size[i]!, files.ctime[i]!]]));
-  let old: StatsCache | undefined;
+  const b = new IndexBuilder({
+    registryDir: dir,
+    files,
+    tokens,
+    estimate,
+    old: useCache ? readStats(project) : undefined,
+    statsFile: useCache ? statsPath(project) : undefined,
+  });
+  const broken: string[] = [];
+  const relOf = (file: string) => relative(dir, file).split(sep).join('/');
+  try {
+    if (reg) {
+      for (const e of reg.entries) b.add(relOf(e.file), e.line, e.contract, JSON.stringify(e.contract));
+      for (const x of reg.broken) broken.push(relOf(x.file));
+    } else {
+      const { scanRegistry, Assembler } = await import('../registry/registry.js');
+      const sort = new Assembler(dir);
+      scanRegistry(project, { cache: useCache, listing }, (rel, f, json) => {
+        const r = sort.add(rel, f);
+        if ('diagnostics' in r) broken.push(rel);
+        else b.add(rel, r.line, r.contract, json()!);
+      });
+    }
+  } catch (e) {
+    b.abort();
+    throw e;
+  }
+  const buf = encodeIndex(await b.finish(broken));
   if (useCache) {
     try {
-      old = JSON.parse(readFileSync(statsPath(project), 'utf8')) as StatsCache;
-      if (old.registryDir !== dir) old = undefined;
-    } catch {
-      old = undefined;
-    }
-  }
-  const next: StatsCache = { registryDir: dir, files: {} };
-  const tools: ToolRecord[] = [];
-  const stats: DocStats[] = [];
-  const blobs: string[] = [];
-  const hashes: string[] = [];
-  const est: number[] = [];
-  let rebuilt = 0;
-  for (const e of reg.entries) {
-    const rel = relative(dir, e.file).split(sep).join('/');
-    const fp = fpOf.get(rel) ?? [0, 0, 0];
-    const prev = old?.files[rel];
-    const fresh =
-      prev && prev.id === e.contract.id && prev.fp[0] === fp[0] && prev.fp[1] === fp[1] && prev.fp[2] === fp[2];
-    const c = e.contract;
-    const texts = fieldTexts(c); // once for the statistics and the hash
-    const s = fresh ? prev.stats : (rebuilt++, docStatsOf(texts));
-    let tok = fresh ? prev.tok : -1;
-    if (tokens && tok < 0) {
-      if (estimate) {
-        est.push(tools.length);
-        tok = estimateTokens(e.contract);
-      } else tok = await definitionTokens(e.contract);
-    }
-    // An estimate is not remembered as a count: the next build counts (or estimates) it again.
-    next.files[rel] = { fp, id: e.contract.id, stats: s, tok: est[est.length - 1] === tools.length ? -1 : tok };
-    stats.push(s);
-    tools.push({ id: c.id, rel, line: e.line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
-    hashes.push(nodeCrypto().createHash('sha1').update(toolTextOf(c, texts)).digest('hex').slice(0, 20));
-    blobs.push(JSON.stringify(c));
-  }
-  const lex = buildIndex(stats);
-  const broken = reg.broken.map((b) => relative(dir, b.file).split(sep).join('/'));
-  if (useCache) {
-    try {
-      // In pieces: one string of every tool's statistics is ~100 MB at 50,000 tools.
-      writeFileAtomicParts(statsPath(project), statsParts(next));
-      writeFileAtomic(
-        binPath(project),
-        encodeIndex({ registryDir: dir, files, broken, tools, lex, contracts: blobs, hashes, est, drift: 0 }),
-      );
+      writeFileAtomic(binPath(project), buf);
     } catch {
       /* read-only project: still works, only slower */
     }
   }
-  const entries = reg.entries;
-  return {
-    registryDir: dir,
-    tools,
-    broken: reg.broken.map((b) => b.file),
-    lex,
-    stats,
-    rebuilt,
-    files,
-    contract: (i) => entries[i]!.contract,
-    entry: (i) => entries[i]!,
-    hash: (i) => hashes[i]!,
-  };
+  return { ...fromStored(dir, buf)!.index, rebuilt: b.rebuilt };
 }

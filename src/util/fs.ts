@@ -46,39 +46,90 @@ export function createFileExclusive(file: string, data: string | Uint8Array, mod
 }
 
 /**
- * writeFileAtomic for a large text given in pieces: written in ~1 MB chunks, so that the whole
+ * A file written piece by piece that readers see only once it is complete: the pieces go to a
+ * temp file beside it in ~1 MB writes (the whole content never exists in memory at once), and
+ * `commit` renames it over the file. `abort` (or a failed write) removes the temp file.
+ */
+export class AtomicWriter {
+  private readonly tmp: string;
+  private fd: number | undefined;
+  private text = '';
+
+  constructor(
+    private readonly file: string,
+    private readonly chunk = 1 << 20,
+  ) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.tmp = join(
+      dirname(file),
+      `.${basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`,
+    );
+    this.fd = openSync(this.tmp, 'w');
+  }
+
+  /** Append text (buffered) or bytes. */
+  write(piece: string | Uint8Array): void {
+    if (typeof piece === 'string') {
+      this.text += piece;
+      if (this.text.length >= this.chunk) this.flush();
+      return;
+    }
+    this.flush();
+    this.bytes(piece);
+  }
+
+  commit(): void {
+    try {
+      this.flush();
+      closeSync(this.fd!);
+      this.fd = undefined;
+      renameSync(this.tmp, this.file);
+    } catch (e) {
+      this.abort();
+      throw e;
+    }
+  }
+
+  abort(): void {
+    if (this.fd !== undefined) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        /* already closed */
+      }
+      this.fd = undefined;
+    }
+    rmSync(this.tmp, { force: true });
+  }
+
+  private flush(): void {
+    if (!this.text) return;
+    const b = Buffer.from(this.text, 'utf8');
+    this.text = '';
+    this.bytes(b);
+  }
+
+  private bytes(b: Uint8Array): void {
+    try {
+      for (let off = 0; off < b.length;) off += writeSync(this.fd!, b, off);
+    } catch (e) {
+      this.abort();
+      throw e;
+    }
+  }
+}
+
+/**
+ * writeFileAtomic for a large content given in pieces: written in ~1 MB chunks, so that the whole
  * text never exists as one string (nor as one UTF-8 buffer) in memory.
  */
-export function writeFileAtomicParts(file: string, parts: Iterable<string>): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = join(
-    dirname(file),
-    `.${basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`,
-  );
-  const fd = openSync(tmp, 'w');
+export function writeFileAtomicParts(file: string, parts: Iterable<string | Uint8Array>): void {
+  const w = new AtomicWriter(file);
   try {
-    const flush = (text: string) => {
-      const b = Buffer.from(text, 'utf8');
-      for (let off = 0; off < b.length;) off += writeSync(fd, b, off);
-    };
-    let chunk = '';
-    for (const p of parts) {
-      chunk += p;
-      if (chunk.length >= 1 << 20) {
-        flush(chunk);
-        chunk = '';
-      }
-    }
-    if (chunk) flush(chunk);
-    closeSync(fd);
-    renameSync(tmp, file);
+    for (const p of parts) w.write(p);
   } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      /* already closed */
-    }
-    rmSync(tmp, { force: true });
+    w.abort();
     throw e;
   }
+  w.commit();
 }

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../src/contract/types.js';
 import { updateLex } from '../../src/select/incremental.js';
-import { buildIndex, docStats, type LexicalIndex } from '../../src/select/model.js';
+import { docStats, type LexicalIndex } from '../../src/select/model.js';
+import { buildIndex } from '../../src/select/lex-build.js';
 
 const tool = (id: string, description: string, extra: Record<string, unknown> = {}) =>
   ({ id, description, loader: 'command', ...extra }) as unknown as ToolContract;

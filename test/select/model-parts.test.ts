@@ -2,7 +2,8 @@
 // translated field of docStats, and a field no indexed tool has (average length 0).
 import { describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../src/contract/types.js';
-import { buildIndex, docStats, explain, idf, topK } from '../../src/select/model.js';
+import { docStats, explain, idf, topK } from '../../src/select/model.js';
+import { buildIndex } from '../../src/select/lex-build.js';
 import { parseQuery, scoreDoc } from '../../src/select/query.js';
 
 const tool = (id: string, description: string, extra: Record<string, unknown> = {}) =>

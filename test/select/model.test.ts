@@ -8,7 +8,8 @@
 // query term weights: word 1, CJK bigram 0.5, CJK character 0.25.
 import { describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../src/contract/types.js';
-import { buildIndex, docStats } from '../../src/select/model.js';
+import { docStats } from '../../src/select/model.js';
+import { buildIndex } from '../../src/select/lex-build.js';
 import { parseQuery, scoreAll } from '../../src/select/query.js';
 
 function tool(id: string, name: string, description: string, schema: Record<string, unknown> = {}): ToolContract {

@@ -5,7 +5,8 @@
 //   description field: w 1, b 0.75 → tf = count / (0.25 + 0.75 · len / avglen)
 import { describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../src/contract/types.js';
-import { buildIndex, docStats, RANK } from '../../src/select/model.js';
+import { docStats, RANK } from '../../src/select/model.js';
+import { buildIndex } from '../../src/select/lex-build.js';
 import { addContext, parseQuery, Query, scoreAll, scoreDoc } from '../../src/select/query.js';
 
 function tool(id: string, description: string): ToolContract {

@@ -2,7 +2,8 @@
 // back field by field, from an aligned Buffer, a Buffer at an odd offset and a plain Uint8Array.
 import { describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../src/contract/types.js';
-import { buildIndex, docStats } from '../../src/select/model.js';
+import { docStats } from '../../src/select/model.js';
+import { buildIndex } from '../../src/select/lex-build.js';
 import { decodeIndex, encodeIndex, type IndexData, type StoredIndex } from '../../src/select/store-format.js';
 
 const contracts = [

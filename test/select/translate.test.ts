@@ -85,7 +85,8 @@ describe('translation in ranking', () => {
   });
 
   it('matches Chinese queries to English tools and English queries to Chinese tools', async () => {
-    const { buildIndex, docStats } = await import('../../src/select/model.js');
+    const { docStats } = await import('../../src/select/model.js');
+    const { buildIndex } = await import('../../src/select/lex-build.js');
     const { parseQuery, scoreAll } = await import('../../src/select/query.js');
     const tool = (id: string, description: string) =>
       ({ id, name: id, description, schema: {}, loader: 'command', loader_config: { argv: ['true'] } }) as Parameters<

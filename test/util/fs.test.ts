@@ -1,0 +1,58 @@
+// Atomic writes (src/util/fs.ts): a reader sees the old file or the whole new one, and a failed
+// or abandoned write leaves neither a partial file nor a temp file behind.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AtomicWriter, writeFileAtomicParts } from '../../src/util/fs.js';
+import { tempProject } from '../helpers.js';
+
+let p: ReturnType<typeof tempProject>;
+afterEach(() => p?.cleanup());
+
+describe('AtomicWriter', () => {
+  it('shows nothing until commit, then exactly what was written (text and bytes, past its buffer)', () => {
+    p = tempProject();
+    const file = join(p.dir, 'sub', 'out.txt');
+    writeFileSync(join(p.dir, 'keep'), '');
+    const w = new AtomicWriter(file, 8);
+    const pieces = ['héllo ', Buffer.from('bytes '), 'x'.repeat(20), '天气', Buffer.alloc(0), 'end'];
+    for (const piece of pieces) w.write(piece);
+    expect(readdirSync(join(p.dir, 'sub')).filter((f) => f === 'out.txt')).toEqual([]);
+    w.commit();
+    expect(readFileSync(file, 'utf8')).toBe(`héllo bytes ${'x'.repeat(20)}天气end`);
+    expect(readdirSync(join(p.dir, 'sub'))).toEqual(['out.txt']);
+  });
+
+  it('leaves the old file and no temp file when aborted', () => {
+    p = tempProject({ 'out.txt': 'old' });
+    const file = join(p.dir, 'out.txt');
+    const w = new AtomicWriter(file, 4);
+    w.write('new content that is flushed');
+    w.abort();
+    expect(readFileSync(file, 'utf8')).toBe('old');
+    expect(readdirSync(p.dir)).toEqual(['out.txt']);
+  });
+
+  it('removes its temp file when a write fails, and throws', () => {
+    p = tempProject({ 'out.txt': 'old' });
+    const file = join(p.dir, 'out.txt');
+    const w = new AtomicWriter(file, 4);
+    w.abort(); // its file descriptor is closed: the next write fails
+    expect(() => w.write(Buffer.from('x'))).toThrow();
+    expect(readdirSync(p.dir)).toEqual(['out.txt']);
+  });
+
+  it('writeFileAtomicParts writes every piece, and nothing when the pieces fail', () => {
+    p = tempProject({ 'out.txt': 'old' });
+    const file = join(p.dir, 'out.txt');
+    writeFileAtomicParts(file, ['a', Buffer.from('b'), 'c']);
+    expect(readFileSync(file, 'utf8')).toBe('abc');
+    function* failing() {
+      yield 'partial';
+      throw new Error('boom');
+    }
+    expect(() => writeFileAtomicParts(file, failing())).toThrow('boom');
+    expect(readFileSync(file, 'utf8')).toBe('abc');
+    expect(readdirSync(p.dir)).toEqual(['out.txt']);
+  });
+});
