@@ -1,7 +1,7 @@
 // A validated toolbox.config.yaml remembered with its exact text, so that commands that read no
 // other YAML (warm `select`, `run`) do not load the yaml parser (~20 ms) for an unchanged config. It
 // lives in the user's cache folder (0700, outside the project: a cloned repository cannot plant an
-// entry), one entry per config file, and is used only when the file's whole text, this toolbox's
+// entry), one entry per config file and build of the code, and is used only when the file's whole text, this toolbox's
 // version and the identity of the code that validated it are all the same as when it was stored.
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,8 +56,10 @@ export function cachedConfig(file: string, text: string): { config?: ToolboxConf
   const base = userCacheDir();
   if (!base) return { store() {} };
   const dir = join(base, 'config');
-  const path = join(dir, `${fnv(file)}.json`);
   const code = codeStamp();
+  // One entry per config file and code: the daemon (dist/) and the CLI (the bundle) alternating on one
+  // project must not keep replacing each other's entry (each miss loads yaml again).
+  const path = join(dir, `${fnv(`${file}\0${code}`)}.json`);
   let config: ToolboxConfig | undefined;
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<Entry>;

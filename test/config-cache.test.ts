@@ -63,6 +63,18 @@ describe('the config cache', () => {
     expect(entries()).toHaveLength(1); // one entry per config file, replaced
   });
 
+  it("keeps one entry per build of the code: the CLI bundle does not evict the daemon's (dist/) entry", () => {
+    expect(probe()).toEqual({ role: 'assistant', yaml: true }); // dist/config.js, as the daemon runs it
+    const cli = execFileSync(process.execPath, [join(REPO, 'bin', 'toolbox.js'), 'select', 'weather', '--json'], {
+      cwd: p.dir,
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: join(p.dir, 'cache'), TOOLBOX_DAEMON: 'off' },
+    });
+    expect(JSON.parse(cli)).toBeTruthy();
+    expect(entries()).toHaveLength(2);
+    expect(probe()).toEqual({ role: 'assistant', yaml: false });
+  });
+
   it('validates again an edit that keeps the size and the modification time', () => {
     const file = join(p.dir, 'toolbox.config.yaml');
     expect(loadConfig(file).runtime?.timeout).toBe('30s');
