@@ -92,7 +92,7 @@ function call(paths, argv, version, verbose) {
     const tried = statOf(paths.socket);
     const s = require('node:net').createConnection(paths.socket);
     let state = 'hello'; // hello → running → done
-    let buf = '';
+    let buf = Buffer.alloc(0);
     let interrupted = false;
     const send = (o) => {
       if (!s.destroyed) s.write(JSON.stringify(o) + '\n');
@@ -160,13 +160,14 @@ function call(paths, argv, version, verbose) {
       );
       finish(dc.DAEMON_LOST_EXIT);
     });
-    s.setEncoding('utf8');
+    // Bytes, not setEncoding('utf8'): a line is split at '\n' (never inside a UTF-8 sequence), and
+    // string_decoder is not loaded.
     s.on('data', (chunk) => {
-      buf += chunk;
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
       let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
+      while ((nl = buf.indexOf(10)) >= 0) {
+        const line = buf.toString('utf8', 0, nl);
+        buf = buf.subarray(nl + 1);
         let m;
         try {
           m = JSON.parse(line);
@@ -180,24 +181,37 @@ function call(paths, argv, version, verbose) {
           process.on('SIGINT', onSig);
           process.on('SIGTERM', onSig);
           if (!upFront) send({ t: 'go' });
-        } else if (m.t === 'o') write(process.stdout, m.d);
-        else if (m.t === 'e') write(process.stderr, m.d);
+        } else if (m.t === 'o') write(1, m.d);
+        else if (m.t === 'e') write(2, m.d);
         else if (m.t === 'in?') readStdin().then((d) => send({ t: 'in', d }));
         else if (m.t === 'exit') finish(m.code);
       }
     });
-    const hooked = new Set();
-    const write = (stream, d) => {
-      if (!hooked.has(stream)) {
-        hooked.add(stream);
-        stream.on('error', (e) => {
-          if (e.code !== 'EPIPE') throw e;
-          // The reader went away (`toolbox select … | head`): not an error, as on the direct path.
-          send({ t: 'cancel' });
-          process.exit(0);
+    const gone = () => {
+      // The reader went away (`toolbox select … | head`): not an error, as on the direct path.
+      send({ t: 'cancel' });
+      process.exit(0);
+    };
+    // Straight to the file descriptor (no stream object to build); a non-blocking one that is full
+    // (EAGAIN) hands the rest, and everything after it, to the stream, which waits for it.
+    const streamed = new Set();
+    const write = (fd, d) => {
+      const stream = fd === 1 ? process.stdout : fd === 2 ? process.stderr : undefined;
+      if (streamed.has(fd)) return void stream.write(d);
+      const b = Buffer.from(d, 'utf8');
+      let off = 0;
+      try {
+        while (off < b.length) off += fs.writeSync(fd, b, off, b.length - off);
+      } catch (e) {
+        if (e.code === 'EPIPE') return gone();
+        if (e.code !== 'EAGAIN') throw e;
+        streamed.add(fd);
+        stream.on('error', (err) => {
+          if (err.code === 'EPIPE') gone();
+          else throw err;
         });
+        stream.write(b.subarray(off));
       }
-      stream.write(d);
     };
   });
 }

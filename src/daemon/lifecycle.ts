@@ -82,7 +82,7 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     version,
     idleMs: o.idleMs ?? DEFAULT_IDLE_MS,
     handle: o.handle,
-    env: process.env,
+    env: { ...process.env }, // a snapshot: read per request, and process.env is slow to enumerate
     log,
     indexSize: () => indexSize(paths.marker),
   });

@@ -48,8 +48,14 @@ export interface DaemonStatus {
   tools?: number;
 }
 
+// Messages written in one tick go out in one write(2) (a select's output comes in a few pieces).
 const send = (s: Socket, o: unknown) => {
-  if (!s.destroyed && s.writable) s.write(JSON.stringify(o) + '\n');
+  if (s.destroyed || !s.writable) return;
+  if (!s.writableCorked) {
+    s.cork();
+    process.nextTick(() => s.uncork());
+  }
+  s.write(JSON.stringify(o) + '\n');
 };
 
 /** The resident daemon of one project. */

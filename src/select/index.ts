@@ -79,6 +79,22 @@ export interface SelectOptions extends Omit<RankOptions, 'session'> {
 /** How many lexical candidates the dense score may reorder (never add to). */
 const DENSE_DEPTH = 20;
 
+// What holds for a decoded tool list as long as it lives: a long-lived process (daemon, serve) makes
+// a Selector per request over the same list, and at 50k tools each of these is a pass over all of them.
+interface ToolFacts {
+  byId?: Map<string, number>;
+  /** No tool has its own permissions. */
+  open?: boolean;
+  /** Prompt tokens of all tools. */
+  full?: number;
+}
+const toolFacts = new WeakMap<readonly unknown[], ToolFacts>();
+const factsOf = (tools: readonly unknown[]): ToolFacts => {
+  let f = toolFacts.get(tools);
+  if (!f) toolFacts.set(tools, (f = {}));
+  return f;
+};
+
 /** A registry's index plus the project's config: rank many queries without reopening anything. */
 export class Selector {
   constructor(
@@ -95,7 +111,8 @@ export class Selector {
   /** Whether the caller may use tool number `doc` (undefined: every tool is open to everyone). */
   allowed(caller?: Caller): ((doc: number) => boolean) | undefined {
     const config = this.project.config;
-    if (!config.permissions?.tools && this.index.tools.every((t) => !t.permissions)) return undefined;
+    const tools = this.index.tools;
+    if (!config.permissions?.tools && (factsOf(tools).open ??= tools.every((t) => !t.permissions))) return undefined;
     const memo = new Map<number, boolean>();
     return (doc) => {
       let ok = memo.get(doc);
@@ -162,10 +179,15 @@ export class Selector {
 
   /** Tool number of `id`, if the registry has it. */
   doc(id: string): number | undefined {
-    this.byId ??= new Map(this.index.tools.map((t, i) => [t.id, i]));
-    return this.byId.get(id);
+    return this.ids().get(id);
   }
-  private byId?: Map<string, number>;
+
+  /** Tool numbers by id, per tool list (10k ids: ~1.5 ms a request if made per Selector). */
+  private ids(): Map<string, number> {
+    const tools = this.index.tools;
+    const f = factsOf(tools);
+    return (f.byId ??= new Map(tools.map((t, i) => [t.id, i])));
+  }
 
   /** The tool whose id is the query (any tool), or whose name is (among `candidates`). */
   private exactDoc(query: string, candidates: number[]): number | undefined {
@@ -201,6 +223,19 @@ export class Selector {
   tokens(ids: string[], caller?: Caller): { full: number; selected: number } {
     const allow = this.allowed(caller);
     const want = new Set(ids);
+    const tools = this.index.tools;
+    const byId = this.ids();
+    if (!allow && byId.size === tools.length) {
+      // Every tool counts and ids are unique: the total is the list's, the selected ones are looked up.
+      const f = factsOf(tools);
+      f.full ??= tools.reduce((n, t) => n + Math.max(0, t.tok), 0);
+      let selected = 0;
+      for (const id of want) {
+        const d = byId.get(id);
+        if (d !== undefined) selected += Math.max(0, tools[d]!.tok);
+      }
+      return { full: f.full, selected };
+    }
     let full = 0;
     let selected = 0;
     this.index.tools.forEach((t, i) => {

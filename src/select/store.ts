@@ -65,7 +65,18 @@ function fingerprints(registryDir: string, dirs?: string[]): FileList {
   return out;
 }
 
+// Pairs of file lists found equal (lists are never changed once made): a long-lived process compares
+// the same two again on every request.
+const equalLists = new WeakMap<FileList, FileList>();
+
 function sameFiles(a: FileList, b: FileList): boolean {
+  if (a === b || equalLists.get(a) === b) return true;
+  if (!sameFilesNow(a, b)) return false;
+  equalLists.set(a, b);
+  return true;
+}
+
+function sameFilesNow(a: FileList, b: FileList): boolean {
   if (a.rel.length !== b.rel.length) return false;
   for (let i = 0; i < a.rel.length; i++) {
     if (a.rel[i] !== b.rel[i] || a.mtime[i] !== b.mtime[i] || a.size[i] !== b.size[i] || a.ctime[i] !== b.ctime[i])
@@ -191,6 +202,14 @@ function unchangedFiles(registryDir: string, files: FileList, tools: ToolRecord[
   return true;
 }
 
+const counted = new WeakMap<ToolRecord[], boolean>();
+/** Whether every tool's token count is known (per decoded list: it never changes). */
+function allCounted(tools: ToolRecord[]): boolean {
+  let c = counted.get(tools);
+  if (c === undefined) counted.set(tools, (c = !tools.some((t) => t.tok < 0)));
+  return c;
+}
+
 /** Options of openIndex. */
 export interface OpenOptions {
   /** The registry, when the caller has already loaded it (no second load). */
@@ -215,7 +234,7 @@ export async function openIndex(project: Project, opts: OpenOptions = {}): Promi
   const dir = project.registryDir;
   const stored = useCache ? readStored(project) : undefined;
   const tokensOk = (x: { index: SelectIndex; s: StoredIndex }) =>
-    !opts.tokens || (!x.index.tools.some((t) => t.tok < 0) && !(opts.full && x.s.est.length));
+    !opts.tokens || (allCounted(x.index.tools) && !(opts.full && x.s.est.length));
   // A large registry: one stat per folder; only the files of changed folders are listed and
   // stat'ed again. In-place edits elsewhere are the business of `stale` and the verifier.
   let trusted: ReturnType<typeof refreshFiles> | undefined;
