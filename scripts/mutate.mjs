@@ -38,7 +38,7 @@ const OWN_TESTS = {
   // Not contract-validator.test.ts: it compares the generated validator with dist/, and Stryker's copy differs.
   'contract-yaml': 'test/contract/fast-yaml.test.ts,test/contract/yaml-source.test.ts,test/contract/parse*.test.ts',
   'contract-other':
-    'test/contract/parse*.test.ts,test/contract/regex.test.ts,test/contract/mcp-tool.test.ts,test/lint/**/*.test.ts',
+    'test/contract/parse*.test.ts,test/contract/ajv.test.ts,test/contract/regex.test.ts,test/contract/mcp-tool.test.ts,test/lint/**/*.test.ts',
 };
 
 // A source file (optionally with Stryker's line range, `src/select/query.ts:40-80`) is a module of its own,
