@@ -44,6 +44,7 @@ export const PART_TESTS = {
     'index',
     'build',
     'journal',
+    'journal-parts',
     'shape',
     'store-format',
     'incremental',
