@@ -43,6 +43,7 @@ export const PART_TESTS = {
     'select',
     'index',
     'build',
+    'store',
     'journal',
     'journal-parts',
     'shape',

@@ -1,0 +1,116 @@
+// store.ts on a small registry: what is cached, when it is believed, what a rebuild re-analyses.
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openIndex } from '../../src/select/store.js';
+import { loadRegistry } from '../../src/registry/registry.js';
+import { STATS_KEY } from '../../src/select/model.js';
+import { fixtureContract, fixtureProject } from './fixture.js';
+
+let fx: ReturnType<typeof fixtureProject> | undefined;
+afterEach(() => {
+  fx?.cleanup();
+  fx = undefined;
+});
+
+const TOKENS = [115, 63, 99, 68, 121, 97, 64, 85];
+const cache = (...p: string[]) => join(fx!.dir, '.toolbox', 'cache', ...p);
+const statsFile = () => cache(`select-stats-v${STATS_KEY}.json`);
+
+describe('openIndex on a small registry', () => {
+  it('a cold build analyses every tool; a warm open reads the same index back from disk', async () => {
+    fx = fixtureProject();
+    const bad = fx.write('tool_registry/bad.yaml', 'id: bad\nname: [x\n');
+    const cold = await openIndex(fx.project());
+    expect(cold.rebuilt).toBe(8);
+    expect(cold.stats).toHaveLength(8);
+    expect(cold.broken).toEqual([bad]);
+    expect(cold.tools.map((t) => t.tok)).toEqual(TOKENS.map(() => -1)); // not counted unless asked
+    expect(cold.tools.filter((t) => t.permissions).map((t) => [t.id, t.permissions])).toEqual([
+      ['delete_user', { roles: ['admin'] }],
+    ]);
+    const warm = await openIndex(fx.project());
+    expect(warm.rebuilt).toBe(0);
+    expect(warm.stats).toBeUndefined();
+    expect(warm.stale).toBeUndefined(); // a small registry stats every file: nothing left to check
+    expect(warm.broken).toEqual([bad]);
+    expect(warm.tools).toEqual(cold.tools);
+    expect(warm.lex.n).toBe(8);
+    for (let i = 0; i < 8; i++) {
+      expect(warm.hash(i)).toBe(cold.hash(i));
+      expect(warm.hash(i)).toMatch(/^[0-9a-f]{20}$/);
+      expect(warm.contract(i)).toEqual(cold.contract(i));
+      expect(warm.entry(i)).toEqual({ contract: cold.contract(i), file: cold.entry(i).file, line: 1 });
+    }
+    expect(warm.entry(6).file).toBe(join(fx.dir, 'tool_registry', 'stock_price.yaml'));
+    expect(new Set(Array.from({ length: 8 }, (_, i) => warm.hash(i))).size).toBe(8);
+  });
+
+  it('tokens: counted once when first asked for (the statistics are reused), then kept on disk', async () => {
+    fx = fixtureProject();
+    await openIndex(fx.project());
+    const counted = await openIndex(fx.project(), { tokens: true });
+    expect(counted.rebuilt).toBe(0);
+    expect(counted.tools.map((t) => t.tok)).toEqual(TOKENS);
+    const stored = JSON.parse(readFileSync(statsFile(), 'utf8'));
+    expect(Object.values(stored.files).map((f) => (f as { tok: number }).tok)).toEqual(TOKENS);
+    const warm = await openIndex(fx.project(), { tokens: true });
+    expect(warm.stats).toBeUndefined();
+    expect(warm.tools.map((t) => t.tok)).toEqual(TOKENS);
+    // A later build without `tokens` keeps the counts it knows.
+    writeFileSync(join(fx.dir, 'tool_registry', 'read_file.yaml'), fixtureContract('read_file') + 'tags: [io]\n');
+    const edited = await openIndex(fx.project());
+    expect(edited.rebuilt).toBe(1);
+    expect(edited.tools.map((t) => t.tok)).toEqual(TOKENS.map((n, i) => (i === 3 ? -1 : n)));
+  });
+
+  it('a file rewritten with the same size and mtime is still seen (its ctime moved)', async () => {
+    fx = fixtureProject();
+    const file = join(fx.dir, 'tool_registry', 'stock_price.yaml');
+    const T = 1_700_000_000; // whole seconds: set again exactly after the rewrite
+    utimesSync(file, T, T);
+    expect((await openIndex(fx.project())).lex.terms.has('tour')).toBe(false);
+    const text = fixtureContract('stock_price');
+    const edited = text.replace('share price', 'walrus tour');
+    expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(text));
+    writeFileSync(file, edited);
+    utimesSync(file, T, T);
+    expect([statSync(file).size, statSync(file).mtimeMs]).toEqual([Buffer.byteLength(text), T * 1000]);
+    const ix = await openIndex(fx.project());
+    expect(ix.rebuilt).toBe(1);
+    expect(ix.lex.terms.has('tour')).toBe(true);
+  });
+
+  it('statistics cached for another registry folder are not reused', async () => {
+    fx = fixtureProject();
+    await openIndex(fx.project());
+    const stats = JSON.parse(readFileSync(statsFile(), 'utf8'));
+    writeFileSync(statsFile(), JSON.stringify({ ...stats, registryDir: '/elsewhere' }));
+    writeFileSync(cache('select-index.bin'), 'not an index');
+    expect((await openIndex(fx.project())).rebuilt).toBe(8);
+    // With the right folder they are (the index file alone was lost).
+    writeFileSync(cache('select-index.bin'), 'not an index');
+    expect((await openIndex(fx.project())).rebuilt).toBe(0);
+    writeFileSync(statsFile(), '{broken');
+    writeFileSync(cache('select-index.bin'), 'not an index');
+    expect((await openIndex(fx.project())).rebuilt).toBe(8);
+  });
+
+  it('cache: false builds in memory and writes nothing', async () => {
+    fx = fixtureProject();
+    const a = await openIndex(fx.project(), { cache: false });
+    expect(a.rebuilt).toBe(8);
+    expect(existsSync(cache())).toBe(false);
+    await openIndex(fx.project());
+    const b = await openIndex(fx.project(), { cache: false });
+    expect(b.rebuilt).toBe(8);
+  });
+
+  it('uses a registry the caller already loaded', async () => {
+    fx = fixtureProject();
+    const reg = loadRegistry(fx.project());
+    const ix = await openIndex(fx.project(), { registry: reg });
+    expect(ix.rebuilt).toBe(8);
+    for (let i = 0; i < 8; i++) expect(ix.entry(i)).toBe(reg.entries[i]);
+  });
+});
