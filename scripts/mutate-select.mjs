@@ -44,6 +44,7 @@ export const PART_TESTS = {
     'index',
     'build',
     'store',
+    'store-large',
     'journal',
     'journal-parts',
     'shape',

@@ -1,0 +1,114 @@
+// store.ts on a registry above JOURNAL_MIN_FILES: token estimates and exact counts, incremental
+// updates (updateIndex) and when they give way to a full build (broken files, duplicate ids, drift).
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveProject } from '../../src/config.js';
+import { openIndex, type SelectIndex } from '../../src/select/store.js';
+import { JOURNAL_MIN_FILES } from '../../src/select/journal.js';
+import { definitionTokens } from '../../src/select/tokens.js';
+import { tempProject } from '../helpers.js';
+
+const N = JOURNAL_MIN_FILES + 100; // 2100: at most 210 changes (10 %) are applied incrementally
+let p: ReturnType<typeof tempProject>;
+const file = (i: number) =>
+  join(p.dir, 'tool_registry', `g${Math.floor(i / 500)}`, `t${String(i).padStart(4, '0')}.yaml`);
+const contract = (i: number, extra = '') =>
+  `id: tool_${i}\nname: Tool ${i}\ndescription: ${extra}Look up the records number ${i} and summarise them.\n` +
+  `schema: {type: object, properties: {key: {type: string}}}\nloader: command\nloader_config: {argv: [echo]}\n`;
+const project = () => resolveProject({ cwd: p.dir });
+const doc = (ix: SelectIndex, id: string) => ix.tools.findIndex((t) => t.id === id);
+const tok = (ix: SelectIndex, id: string) => ix.tools[doc(ix, id)]!.tok;
+const blob = (ix: SelectIndex, id: string) => JSON.stringify(ix.contract(doc(ix, id))).length;
+
+beforeAll(() => {
+  p = tempProject();
+  for (let g = 0; g * 500 < N; g++) mkdirSync(join(p.dir, 'tool_registry', `g${g}`), { recursive: true });
+  for (let i = 0; i < N; i++) writeFileSync(file(i), contract(i));
+}, 120_000);
+afterAll(() => p?.cleanup());
+
+describe('a large registry', () => {
+  it('a first build with tokens estimates them (~4 characters each); a full open counts them exactly', async () => {
+    const cold = await openIndex(project(), { tokens: true });
+    expect(cold.rebuilt).toBe(N);
+    expect(cold.tools).toHaveLength(N);
+    // {"type":"function","function":{"name":"tool_7","description":"Look up … them.","parameters":{…}}}:
+    // 183 characters, 46 tokens; 189 and 48 for tool_1234.
+    expect(tok(cold, 'tool_7')).toBe(46);
+    expect(tok(cold, 'tool_1234')).toBe(48);
+    const full = await openIndex(project(), { tokens: true, full: true });
+    expect(full.rebuilt).toBe(0);
+    expect(full.stats).toBeUndefined(); // updated in place, not rebuilt
+    for (const id of ['tool_7', 'tool_1234', 'tool_2099'])
+      expect(tok(full, id)).toBe(await definitionTokens(full.contract(doc(full, id))));
+    const warm = await openIndex(project(), { tokens: true });
+    expect(warm.tools.map((t) => t.tok)).toEqual(full.tools.map((t) => t.tok));
+  });
+
+  it('an edited tool’s count is scaled from its last one by its size; a new tool is estimated', async () => {
+    const before = await openIndex(project(), { tokens: true });
+    const [prev, prevBlob] = [tok(before, 'tool_5'), blob(before, 'tool_5')];
+    writeFileSync(file(5), contract(5, 'Twice as long. '.repeat(8)));
+    writeFileSync(join(p.dir, 'tool_registry', 'g0', 'zz_new.yaml'), contract(9000));
+    const ix = await openIndex(project(), { tokens: true });
+    expect(ix.rebuilt).toBe(2);
+    expect(ix.stats).toBeUndefined();
+    expect(tok(ix, 'tool_5')).toBe(Math.round((prev * blob(ix, 'tool_5')) / prevBlob));
+    expect(tok(ix, 'tool_9000')).toBe(48);
+    // A full open counts exactly what was estimated, and only that.
+    const full = await openIndex(project(), { tokens: true, full: true });
+    expect(full.rebuilt).toBe(0);
+    expect(tok(full, 'tool_5')).toBe(await definitionTokens(full.contract(doc(full, 'tool_5'))));
+    expect(tok(full, 'tool_9000')).toBe(await definitionTokens(full.contract(doc(full, 'tool_9000'))));
+    expect(tok(full, 'tool_6')).toBe(tok(before, 'tool_6'));
+  });
+
+  it('a removed file is dropped without re-analysing anything', async () => {
+    unlinkSync(join(p.dir, 'tool_registry', 'g0', 'zz_new.yaml'));
+    const ix = await openIndex(project());
+    expect([ix.rebuilt, ix.stats, ix.tools.length, doc(ix, 'tool_9000')]).toEqual([0, undefined, N, -1]);
+  });
+
+  // In-place rewrites leave folder mtimes alone: the opens below that follow one are `full` (every file stat'ed).
+  it('a broken contract, a fixed one, or a duplicate id is left to a full build', async () => {
+    const bad = join(p.dir, 'tool_registry', 'g1', 'bad.yaml');
+    writeFileSync(bad, 'id: bad\nname: [unclosed\n');
+    const broken = await openIndex(project());
+    expect(broken.stats).toHaveLength(N);
+    expect(broken.broken).toEqual([bad]);
+    writeFileSync(bad, contract(9001));
+    const fixed = await openIndex(project(), { full: true });
+    expect(fixed.stats).toHaveLength(N + 1);
+    expect(fixed.broken).toEqual([]);
+    expect(fixed.rebuilt).toBe(1);
+    writeFileSync(bad, contract(3)); // a second tool_3
+    const dup = await openIndex(project(), { full: true });
+    expect(dup.stats).toBeDefined();
+    expect(dup.tools.filter((t) => t.id === 'tool_3')).toHaveLength(1);
+    unlinkSync(bad);
+    const clean = await openIndex(project());
+    expect(clean.tools).toHaveLength(N);
+  });
+
+  it('updates add up: once more than 10 % of the tools changed since the last full build, it rebuilds', async () => {
+    unlinkSync(join(p.dir, '.toolbox', 'cache', 'select-index.bin')); // a full build: nothing changed since
+    expect((await openIndex(project())).stats).toHaveLength(N);
+    const edit = (from: number, n: number, word: string) => {
+      for (let i = from; i < from + n; i++) writeFileSync(file(i), contract(i, `${word}. `));
+    };
+    edit(100, 150, 'Alpha');
+    const a = await openIndex(project(), { full: true });
+    expect([a.rebuilt, a.stats]).toEqual([150, undefined]);
+    edit(300, 60, 'Beta'); // 210 in all: still 10 %
+    const b = await openIndex(project(), { full: true });
+    expect([b.rebuilt, b.stats]).toEqual([60, undefined]);
+    edit(400, 1, 'Gamma'); // 211
+    const c = await openIndex(project(), { full: true });
+    // The full build re-analyses every tool changed since the last one (updates do not rewrite the statistics cache).
+    expect(c.rebuilt).toBe(211);
+    expect(c.stats).toHaveLength(N);
+    edit(500, 1, 'Delta'); // counting starts again
+    expect((await openIndex(project(), { full: true })).stats).toBeUndefined();
+  });
+});
