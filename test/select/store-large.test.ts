@@ -1,6 +1,6 @@
 // store.ts on a registry above JOURNAL_MIN_FILES: token estimates and exact counts, incremental
 // updates (updateIndex) and when they give way to a full build (broken files, duplicate ids, drift).
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/config.js';
@@ -110,5 +110,26 @@ describe('a large registry', () => {
     expect(c.stats).toHaveLength(N);
     edit(500, 1, 'Delta'); // counting starts again
     expect((await openIndex(project(), { full: true })).stats).toBeUndefined();
+  });
+  it('trusted on folder mtimes, the index tells which results changed since (in place, or deleted)', async () => {
+    const old = new Date(Date.now() - 60_000);
+    const folders = ['', ...Array.from({ length: Math.ceil(N / 500) }, (_, g) => `g${g}`)];
+    const T = 1_700_000_000; // whole seconds, set again exactly after the rewrite below
+    utimesSync(file(10), T, T);
+    for (const f of folders) utimesSync(join(p.dir, 'tool_registry', f), old, old);
+    await openIndex(project(), { full: true }); // the journal records the aged folders
+    const ix = await openIndex(project());
+    expect(ix.stale).toBeTypeOf('function');
+    const [a, b, c] = ['tool_10', 'tool_11', 'tool_12'].map((id) => doc(ix, id));
+    expect(ix.stale!([a!, b!, c!])).toBe(false);
+    // tool_10 rewritten with the same size and mtime: only its ctime moved.
+    const size = statSync(file(10)).size;
+    writeFileSync(file(10), readFileSync(file(10), 'utf8').replace('Look up', 'Seek up'));
+    utimesSync(file(10), T, T);
+    expect([statSync(file(10)).size, statSync(file(10)).mtimeMs]).toEqual([size, T * 1000]);
+    expect([ix.stale!([b!, c!]), ix.stale!([b!, a!])]).toEqual([false, true]);
+    unlinkSync(file(12));
+    expect(ix.stale!([b!])).toBe(false);
+    expect(ix.stale!([c!])).toBe(true);
   });
 });
