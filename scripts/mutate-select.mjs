@@ -58,6 +58,16 @@ export const PART_TESTS = {
   ),
 };
 
+// A single file measured on its own (`npm run mutate -- src/select/store.ts`) runs these instead of its part's
+// tests. The large-registry tests (journal, store-large) build 2,100 contracts per test: Stryker re-runs that
+// for each mutant they cover (about a minute each here), so they are left to the recheck
+// (`npm run mutate:recheck -- store -- test/select/store-large.test.ts`).
+export const FILE_TESTS = {
+  'src/select/store.ts': tests('store', 'select', 'index', 'build', 'incremental', 'journal-parts', 'commands/select'),
+  'src/select/journal.ts': tests('journal-parts', 'store'),
+  'src/select/index.ts': tests('index', 'select', 'shape', 'deferral', 'dense', 'commands/select', 'policy/session'),
+};
+
 export const NOT_MUTATED = {
   // A process entry point: journal.ts spawns the built dist/select/verify-main.js in a child process,
   // so a mutant of the source is never what runs; its one call (openIndex) is measured in select-store.

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { NOT_MUTATED, PART_TESTS, SELECT_PARTS } from './mutate-select.mjs';
+import { FILE_TESTS, NOT_MUTATED, PART_TESTS, SELECT_PARTS } from './mutate-select.mjs';
 
 export const MODULES = {
   select: ['src/select/**/*.ts', ...Object.keys(NOT_MUTATED).map((f) => `!${f}`)].join(','),
@@ -101,7 +101,12 @@ for (const m of modules) {
       env: {
         ...process.env,
         MUTATE_TESTS:
-          PART_TESTS[m] ?? OWN_TESTS[m] ?? PART_TESTS[partOf(MODULES[m])] ?? OWN_TESTS[partOf(MODULES[m])] ?? '',
+          PART_TESTS[m] ??
+          OWN_TESTS[m] ??
+          FILE_TESTS[MODULES[m].split(':')[0]] ??
+          PART_TESTS[partOf(MODULES[m])] ??
+          OWN_TESTS[partOf(MODULES[m])] ??
+          '',
       },
     },
   );
