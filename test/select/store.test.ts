@@ -23,7 +23,6 @@ describe('openIndex on a small registry', () => {
     const bad = fx.write('tool_registry/bad.yaml', 'id: bad\nname: [x\n');
     const cold = await openIndex(fx.project());
     expect(cold.rebuilt).toBe(8);
-    expect(cold.stats).toHaveLength(8);
     expect(cold.broken).toEqual([bad]);
     expect(cold.tools.map((t) => t.tok)).toEqual(TOKENS.map(() => -1)); // not counted unless asked
     expect(cold.tools.filter((t) => t.permissions).map((t) => [t.id, t.permissions])).toEqual([
@@ -31,7 +30,6 @@ describe('openIndex on a small registry', () => {
     ]);
     const warm = await openIndex(fx.project());
     expect(warm.rebuilt).toBe(0);
-    expect(warm.stats).toBeUndefined();
     expect(warm.stale).toBeUndefined(); // a small registry stats every file: nothing left to check
     expect(warm.broken).toEqual([bad]);
     expect(warm.tools).toEqual(cold.tools);
@@ -55,7 +53,6 @@ describe('openIndex on a small registry', () => {
     const stored = JSON.parse(readFileSync(statsFile(), 'utf8'));
     expect(Object.values(stored.files).map((f) => (f as { tok: number }).tok)).toEqual(TOKENS);
     const warm = await openIndex(fx.project(), { tokens: true });
-    expect(warm.stats).toBeUndefined();
     expect(warm.tools.map((t) => t.tok)).toEqual(TOKENS);
     // A later build without `tokens` keeps the counts it knows.
     writeFileSync(join(fx.dir, 'tool_registry', 'read_file.yaml'), fixtureContract('read_file') + 'tags: [io]\n');
@@ -106,11 +103,14 @@ describe('openIndex on a small registry', () => {
     expect(b.rebuilt).toBe(8);
   });
 
-  it('uses a registry the caller already loaded', async () => {
+  it('builds from a registry the caller already loaded, as loaded', async () => {
     fx = fixtureProject();
     const reg = loadRegistry(fx.project());
+    fx.write('tool_registry/extra.yaml', fixtureContract('read_file').replace('id: read_file', 'id: extra'));
     const ix = await openIndex(fx.project(), { registry: reg });
     expect(ix.rebuilt).toBe(8);
-    for (let i = 0; i < 8; i++) expect(ix.entry(i)).toBe(reg.entries[i]);
+    expect(ix.tools.map((t) => t.id)).toEqual(reg.entries.map((e) => e.contract.id));
+    for (let i = 0; i < 8; i++) expect(ix.entry(i)).toEqual(reg.entries[i]);
+    expect((await openIndex(fx.project(), { cache: false })).tools.map((t) => t.id)).toContain('extra');
   });
 });
