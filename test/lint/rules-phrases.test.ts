@@ -248,3 +248,100 @@ describe('id-provider-name, pattern-nested-quantifier, description-vague: inputs
     ]);
   });
 });
+
+describe('contract-invisible-unicode: every named character, the range edges, where it is', () => {
+  const first = async (text: string) =>
+    (await lintWith('contract-invisible-unicode', [{ name: `a${text}` }])).map((d) => d.message);
+  it.each([
+    [0x00ad, 'SOFT HYPHEN'],
+    [0x180e, 'invisible format character'],
+    [0x200b, 'ZERO WIDTH SPACE'],
+    [0x200c, 'ZERO WIDTH NON-JOINER'],
+    [0x200d, 'ZERO WIDTH JOINER'],
+    [0x200e, 'LEFT-TO-RIGHT MARK'],
+    [0x200f, 'RIGHT-TO-LEFT MARK'],
+    [0x202a, 'LEFT-TO-RIGHT EMBEDDING'],
+    [0x202b, 'RIGHT-TO-LEFT EMBEDDING'],
+    [0x202c, 'POP DIRECTIONAL FORMATTING'],
+    [0x202d, 'LEFT-TO-RIGHT OVERRIDE'],
+    [0x202e, 'RIGHT-TO-LEFT OVERRIDE'],
+    [0x2060, 'WORD JOINER'],
+    [0x2064, 'invisible format character'],
+    [0x2066, 'LEFT-TO-RIGHT ISOLATE'],
+    [0x2067, 'RIGHT-TO-LEFT ISOLATE'],
+    [0x2068, 'FIRST STRONG ISOLATE'],
+    [0x2069, 'POP DIRECTIONAL ISOLATE'],
+    [0xfeff, 'ZERO WIDTH NO-BREAK SPACE (BOM)'],
+    [0xfff9, 'invisible format character'],
+    [0xfffb, 'invisible format character'],
+    [0xe0000, 'TAG CHARACTER'],
+    [0xe0020, "TAG CHARACTER ' '"],
+    [0xe007e, "TAG CHARACTER '~'"],
+    [0xe01ef, 'VARIATION SELECTOR'],
+  ])('U+%s', async (cp, name) => {
+    const hex = cp.toString(16).toUpperCase().padStart(4, '0');
+    const [m] = await first(String.fromCodePoint(cp));
+    expect(m).toMatch(
+      new RegExp(`^name contains 1 invisible character \\(first: U\\+${hex} ${name.replace(/[()]/g, '\\$&')}\\)`),
+    );
+  });
+  it.each([0x180d, 0x2065, 0xfff8, 0xfffc, 0xe01f0])('U+%s next to a range is visible', async (cp) => {
+    expect(await first(String.fromCodePoint(cp))).toEqual([]);
+  });
+  it('names the dotted path of a nested string', async () => {
+    const ds = await lintWith('contract-invisible-unicode', [
+      { schema: { type: 'object', properties: { q: { type: 'string', description: 'The\u200b query.' } } } },
+    ]);
+    expect(ds.map((d) => d.message)).toEqual([
+      'schema.properties.q.description contains 1 invisible character (first: U+200B ZERO WIDTH SPACE)',
+    ]);
+  });
+});
+
+describe('description-similar: the cosine, written out', () => {
+  const sim = (cs: ContractInput[], threshold?: number) =>
+    lintWith('description-similar', cs, threshold === undefined ? undefined : { threshold }).then((ds) =>
+      ds.map((d) => d.message.replace(/ \(\/reg\/t\d\.yaml:3:1\)/, '')),
+    );
+  it('counts repeated words: (2·1 + 1·1) / (√5 · √2) = 95%', async () => {
+    expect(
+      await sim([
+        { id: 'a', description: 'glacier glacier moraine' },
+        { id: 'b', description: 'glacier moraine' },
+      ]),
+    ).toEqual(["description of 'b' is 95% alike to that of 'a': a selector cannot tell them apart (threshold 80%)"]);
+  });
+  it('at exactly the threshold (1 / (2 · 1) = 50%) is alike, even through the most common word alone', async () => {
+    const cs = [
+      { id: 'a', description: 'glacier moraine fjord tundra' },
+      { id: 'b', description: 'tundra' },
+    ];
+    expect(await sim(cs, 0.5)).toEqual([
+      "description of 'b' is 50% alike to that of 'a': a selector cannot tell them apart (threshold 50%)",
+    ]);
+    expect(await sim(cs, 0.51)).toEqual([]);
+  });
+  it('names the closest earlier tool, not the first one found', async () => {
+    // c meets a first (a shares c's first-probed word), then its twin b
+    expect(
+      await sim([
+        { id: 'a', description: 'alpha beta gamma delta epsilon' },
+        { id: 'b', description: 'alpha beta gamma delta' },
+        { id: 'c', description: 'alpha beta gamma delta' },
+      ]),
+    ).toEqual([
+      "description of 'b' is 89% alike to that of 'a': a selector cannot tell them apart (threshold 80%)",
+      "description of 'c' is 100% alike to that of 'b' and to 1 other earlier tools: a selector cannot tell them apart (threshold 80%)",
+    ]);
+  });
+  it('a tool without a text id is named by its file', async () => {
+    expect(
+      await sim([
+        { id: 7, description: 'glacier moraine' },
+        { id: 8, description: 'glacier moraine' },
+      ]),
+    ).toEqual([
+      "description of '/reg/t1.yaml' is 100% alike to that of '/reg/t0.yaml': a selector cannot tell them apart (threshold 80%)",
+    ]);
+  });
+});
