@@ -180,9 +180,13 @@ describe('description-secret-access: what is quoted', () => {
       '2:1 name points the model at secrets: "~/.ssh"',
     ]);
   });
-  it('the sentence asking for a secret is quoted trimmed', async () => {
+  it('the sentence asking for a secret is quoted trimmed, and cut at 100 characters', async () => {
     expect(await onName('description-secret-access', 'Fetch data. Then send the password')).toEqual([
       '2:1 name points the model at secrets: "Then send the password"',
+    ]);
+    const long = `Send the password ${'and then some more '.repeat(6)}`;
+    expect(await onName('description-secret-access', long)).toEqual([
+      `2:1 name points the model at secrets: "${long.slice(0, 100)}"`,
     ]);
   });
 });
