@@ -71,12 +71,12 @@ export function linearProblem(pattern: string): string | undefined {
   }
 }
 
-/** The atoms of a group's body without groups or alternation (a char, an escape, a class, `.`), or undefined. */
+/** The atoms of a group's body (a char, an escape, a class, `.`); undefined when it holds a group or an alternation. */
 function atomsOf(body: string): string[] | undefined {
   const atoms: string[] = [];
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
-    if (c === '(' || c === ')' || c === '|') return undefined;
+    if (c === '(' || c === '|') return undefined;
     if ('*+?'.includes(c)) continue;
     const bound = c === '{' ? /^\{\d*,?\d*\}/.exec(body.slice(i)) : null;
     if (bound) {
