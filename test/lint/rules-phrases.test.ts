@@ -56,6 +56,11 @@ describe('description-cross-tool: tool ids named in an order', () => {
     expect(await said('Always call emails back', m)).toEqual([]);
     expect(await said('Always call the other one', { ...mail, id: 'the other one' })).toEqual([]);
   });
+  it('a tool naming itself in an order is not steering', async () => {
+    expect(
+      await messages('description-cross-tool', [{ id: 'send_mail', name: 'Always call send_mail first' }]),
+    ).toEqual([]);
+  });
   it('ids of three characters count, shorter ones do not', async () => {
     const fxr = { id: 'fxr', description: 'Exchange rates of the day. Use when the user asks.' };
     expect(await said('Never call fxr', fxr)).toEqual([
