@@ -146,3 +146,45 @@ describe('applyDirectives', () => {
     expect(applyDirectives(ds, new Map())).toBe(ds);
   });
 });
+
+describe('filters at their edges', () => {
+  it('a rule list that starts with a comma has no empty rule name', () => {
+    expect(parseDirectives('# toolbox-disable-next-line ,description-vague\nid: a\n')).toEqual([
+      { line: 1, column: 1, target: 2, rules: ['description-vague'] },
+    ]);
+  });
+  it.each([
+    ['v1./a.yaml', 'v1./a.yaml', true], // only a leading ./ is dropped
+    ['v1./a.yaml', 'v1a.yaml', false],
+    ['sub/**/a.yaml', 'sub/xa.yaml', false], // **/ ends at a slash
+    ['sub/**/a.yaml', 'sub/x/a.yaml', true],
+    ['**.yaml', 'a_yaml', false],
+    ['**.yaml', 'x/a.yaml', true],
+  ])('%s ~ %s: %s', (glob, rel, want) => {
+    expect(globMatch(glob, rel)).toBe(want);
+  });
+  it('an override applies when any one of its globs matches', () => {
+    const out = applyOverrides([diag('/r/b.yaml', 1, 'vague')], '/r', [
+      { files: ['imported/**', '*.yaml'], rules: { vague: 'error' } },
+    ]);
+    expect(out.map((d) => d.severity)).toEqual(['error']);
+  });
+  it('a disable-all comment never silences a structural finding', () => {
+    const structural = [
+      'yaml-syntax',
+      'encoding',
+      'binary-file',
+      'empty-file',
+      'file-too-large',
+      'unreadable',
+      'unsafe-key',
+      'contract-schema',
+      'invalid-json-schema',
+      'remote-ref',
+      'duplicate-id',
+    ];
+    const ds = [...structural.map((r) => diag('/r/a.yaml', 2, r, 'error')), diag('/r/a.yaml', 2, 'vague')];
+    const out = applyDirectives(ds, new Map([['/r/a.yaml', [{ line: 1, column: 1, target: 2 }]]]));
+    expect(out.map((d) => d.rule)).toEqual(structural);
+  });
+});

@@ -9,6 +9,7 @@ import { validateProject } from '../../src/lint/validate.js';
 import { LOCK_RULES } from '../../src/lint/lock-drift.js';
 import { writeProjectLock } from '../../src/lock/index.js';
 import { loadRegistry } from '../../src/registry/registry.js';
+import { ToolboxError } from '../../src/errors.js';
 import { tempProject } from '../helpers.js';
 
 const tool = (
@@ -60,7 +61,8 @@ describe('validate --locked: where each drift is reported', () => {
         .replace('[echo,', '[printf,'),
     );
     p.write('tool_registry/gone.yaml', '');
-    p.write('tool_registry/new.yaml', `# a new tool\n${tool('tool_new')}`);
+    // the id on line 2: a new tool is reported on its id, not where the contract starts
+    p.write('tool_registry/new.yaml', tool('tool_new').replace(/^(id: .*)\n(name: .*)\n/, '$2\n$1\n'));
 
     const r = await validateProject(resolveProject({ cwd: p.dir }), { routing: false, locked: true });
     const got = r.diagnostics
@@ -86,10 +88,24 @@ describe('validate --locked: where each drift is reported', () => {
     expect(hint('lock-grant')).not.toBe(hint('lock-drift'));
   });
 
+  it('no lock: exit 3 naming the missing file and how to create it', async () => {
+    p = tempProject({ 'tool_registry/a.yaml': tool('tool_a') });
+    const e = (await validateProject(resolveProject({ cwd: p.dir }), { routing: false, locked: true }).catch(
+      (x: unknown) => x,
+    )) as ToolboxError;
+    expect(e).toMatchObject({ code: 'lock_missing', exitCode: 3 });
+    expect(e.message).toBe(`--locked: there is no ${join(p.dir, 'toolbox.lock')}`);
+    expect(e.hint).toBe('Create it with `toolbox lock` and commit it.');
+  });
+
   it('describes the two rules it adds', () => {
     expect(LOCK_RULES.map((r) => [r.id, r.severity])).toEqual([
       ['lock-grant', 'error'],
       ['lock-drift', 'error'],
     ]);
+    for (const r of LOCK_RULES) {
+      expect(r.description).toMatch(/differs from toolbox\.lock/);
+      expect(r.docs).toMatch(/accept it with `toolbox lock`/);
+    }
   });
 });
