@@ -13,7 +13,7 @@ export const SELECT_PARTS = {
   // Output and sessions: definitions, deferral, session context, dense retrieval.
   'select-session': files('definitions', 'deferral', 'context', 'dense'),
   // The on-disk index: store, its format, the in-memory index, incremental updates, the journal.
-  'select-store': files('store', 'build', 'store-format', 'index', 'incremental', 'journal'),
+  'select-store': files('store', 'build', 'full-build', 'store-format', 'index', 'incremental', 'journal'),
 };
 
 // The tests each part runs under Stryker (MUTATE_TESTS, read by vitest.mutate.config.ts). Stem, tokenizer,

@@ -105,29 +105,29 @@ export class CacheWriter {
   /** One file's cache entry; `contractJson` is JSON.stringify(f.contract) when the caller has it already. */
   add(rel: string, f: CachedFile, contractJson?: string): void {
     if (!this.full) return;
+    const { contract, ...rest } = f;
+    const json = contract ? (contractJson ?? JSON.stringify(contract)) : undefined;
+    this.addRaw(rel, JSON.stringify(rest), contract?.id, json, contract && idEntryJson(rel, f));
+  }
+
+  /**
+   * One file's entry as text: `rest` is the JSON of the entry without its contract (fingerprint,
+   * line, diagnostics); `id`, `json` and `idEntry` (idEntryJson) are set when it has a contract.
+   */
+  addRaw(rel: string, rest: string, id?: string, json?: string, idEntry?: string): void {
+    if (!this.full) return;
     try {
-      const { contract, ...rest } = f;
-      const head = JSON.stringify(rest).slice(0, -1);
-      const json = contract ? (contractJson ?? JSON.stringify(contract)) : undefined;
+      const head = rest.slice(0, -1);
       this.full.write(`${this.first ? '' : ','}${JSON.stringify(rel)}:${head}${json ? `,"contract":${json}` : ''}}`);
       this.first = false;
-      if (!contract) return;
+      if (id === undefined || json === undefined || idEntry === undefined) return;
       // The first file wins, as in the registry (a later duplicate is reported as broken).
-      if (this.taken.has(contract.id)) return;
-      this.taken.add(contract.id);
-      const n = idShard(contract.id);
-      const entry: Omit<IdIndexEntry, 'contract'> = {
-        rel,
-        mtimeMs: f.mtimeMs,
-        size: f.size,
-        ctimeMs: f.ctimeMs,
-        line: f.line,
-      };
+      if (this.taken.has(id)) return;
+      this.taken.add(id);
+      const n = idShard(id);
       const sep = this.shardUsed[n] ? ',' : '';
       this.shardUsed[n] = 1;
-      this.shards[n]!.write(
-        `${sep}${JSON.stringify(contract.id)}:${JSON.stringify(entry).slice(0, -1)},"contract":${json}}`,
-      );
+      this.shards[n]!.write(`${sep}${JSON.stringify(id)}:${idEntry.slice(0, -1)},"contract":${json}}`);
     } catch {
       this.fail();
     }
@@ -149,12 +149,29 @@ export class CacheWriter {
     }
   }
 
+  /** Write nothing after all. */
+  abort(): void {
+    this.fail();
+  }
+
   private fail(): void {
     this.full?.abort();
     this.full = undefined;
     for (const w of this.shards) w.abort();
     this.shards = [];
   }
+}
+
+/** The id index entry of a file with a contract, as JSON without the contract. */
+export function idEntryJson(rel: string, f: CachedFile): string {
+  const entry: Omit<IdIndexEntry, 'contract'> = {
+    rel,
+    mtimeMs: f.mtimeMs,
+    size: f.size,
+    ctimeMs: f.ctimeMs,
+    line: f.line,
+  };
+  return JSON.stringify(entry);
 }
 
 const open = (version: number, project: Project) =>

@@ -145,25 +145,31 @@ export class Assembler {
   add(rel: string, f: CachedFile): ToolEntry | BrokenFile {
     const file = join(this.registryDir, rel);
     if (!f.contract) return { file, diagnostics: f.diagnostics.map((d) => ({ ...d, file })) };
-    const dup = this.byId.get(f.contract.id);
+    return this.claim(rel, f.contract.id, f.line) ?? { contract: f.contract, file, line: f.line };
+  }
+
+  /** Take `id` for the file `rel` (its id on `line`): undefined, or the file is broken (a duplicate). */
+  claim(rel: string, id: string, line: number | undefined): BrokenFile | undefined {
+    const file = join(this.registryDir, rel);
+    const dup = this.byId.get(id);
     if (dup)
       return {
         file,
         diagnostics: [
           {
             file,
-            line: f.line ?? 1,
+            line: line ?? 1,
             column: 1,
             severity: 'error',
             rule: 'duplicate-id',
-            message: `duplicate id '${f.contract.id}': already defined in ${dup.file}:${dup.line ?? 1}`,
+            message: `duplicate id '${id}': already defined in ${dup.file}:${dup.line ?? 1}`,
             path: 'id',
             hint: 'Tool ids must be unique across the registry; rename one.',
           },
         ],
       };
-    this.byId.set(f.contract.id, { file, line: f.line });
-    return { contract: f.contract, file, line: f.line };
+    this.byId.set(id, { file, line });
+    return undefined;
   }
 }
 

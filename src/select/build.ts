@@ -29,6 +29,25 @@ export function estimateTokens(c: ToolContract): number {
   return Math.ceil((json.length - other) / 4) + other;
 }
 
+/** What the index needs of one tool beyond its contract: statistics, text hash, token count. */
+interface Analysis {
+  stats: DocStats;
+  /** Hash of the searchable text (the dense-embedding cache key). */
+  hash: string;
+  /** Definition tokens: the last count, an estimate when `est`, or -1 (not counted yet). */
+  tok: number;
+  est: boolean;
+}
+
+/** The index's hash of a tool's searchable text (the dense-embedding cache key): 20 hex digits of SHA-1. */
+export function textHash(c: ToolContract, texts: string[]): string {
+  const crypto = nodeCrypto();
+  const text = toolTextOf(c, texts);
+  // crypto.hash (Node >= 20.12) is a one-shot digest, ~3x faster than a Hash object on short texts.
+  const hex = crypto.hash ? crypto.hash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
+  return hex.slice(0, 20);
+}
+
 export interface BuildOptions {
   registryDir: string;
   files: FileList;
@@ -72,30 +91,40 @@ export class IndexBuilder {
 
   /** Add the next tool: its file (relative), the line of its id, its contract, and that as JSON. */
   add(rel: string, line: number | undefined, c: ToolContract, json: string): void {
-    const doc = this.tools.length;
-    const i = this.fpOf.get(rel);
-    const { files } = this.o;
-    const fp: Fp = i === undefined ? [0, 0, 0] : [files.mtime[i]!, files.size[i]!, files.ctime[i]!];
+    const fp = this.fp(rel);
     const prev = this.o.old?.files[rel];
-    const fresh = prev && prev.id === c.id && prev.fp[0] === fp[0] && prev.fp[1] === fp[1] && prev.fp[2] === fp[2];
-    const texts = fieldTexts(c); // once for the statistics and the hash
-    const s = fresh ? prev.stats : (this.rebuilt++, docStatsOf(texts));
-    let tok = fresh ? prev.tok : -1;
-    let estimated = false;
-    if (this.o.tokens && tok < 0) {
-      if (this.o.estimate) {
-        this.est.push(doc);
-        tok = estimateTokens(c);
-        estimated = true;
-      } else this.pending.push([doc, JSON.stringify(toolDefinition(c)), JSON.stringify(s)]);
+    let a: Analysis;
+    if (prev && prev.id === c.id && prev.fp[0] === fp[0] && prev.fp[1] === fp[1] && prev.fp[2] === fp[2])
+      a = { stats: prev.stats, hash: textHash(c, fieldTexts(c)), tok: prev.tok, est: false };
+    else {
+      this.rebuilt++;
+      const texts = fieldTexts(c); // once for the statistics and the hash
+      a = { stats: docStatsOf(texts), hash: textHash(c, texts), tok: -1, est: false };
     }
-    this.lex.add(s);
-    this.tools.push({ id: c.id, rel, line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
-    this.hashes.push(nodeCrypto().createHash('sha1').update(toolTextOf(c, texts)).digest('hex').slice(0, 20));
+    if (this.o.tokens && a.tok < 0) {
+      if (this.o.estimate) a = { ...a, tok: estimateTokens(c), est: true };
+      else this.pending.push([this.tools.length, JSON.stringify(toolDefinition(c)), JSON.stringify(a.stats)]);
+    }
+    this.fold(rel, line, c, json, a);
+  }
+
+  private fold(rel: string, line: number | undefined, c: ToolContract, json: string, a: Analysis): void {
+    const doc = this.tools.length;
+    if (a.est) this.est.push(doc);
+    this.lex.add(a.stats);
+    this.tools.push({ id: c.id, rel, line, tok: a.tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
+    this.hashes.push(a.hash);
     this.pack(json);
     // An estimate is not remembered as a count: the next build counts (or estimates) it again.
-    if (this.pending[this.pending.length - 1]?.[0] !== doc)
-      this.statsEntry(rel, fp, c.id, JSON.stringify(s), estimated ? -1 : tok);
+    if (this.pending[this.pending.length - 1]?.[0] !== doc) {
+      this.statsEntry(rel, this.fp(rel), c.id, JSON.stringify(a.stats), a.est ? -1 : a.tok);
+    }
+  }
+
+  private fp(rel: string): Fp {
+    const i = this.fpOf.get(rel);
+    const { files } = this.o;
+    return i === undefined ? [0, 0, 0] : [files.mtime[i]!, files.size[i]!, files.ctime[i]!];
   }
 
   /** The index data, once every tool was added; `broken` are the broken files (relative). */
@@ -103,10 +132,7 @@ export class IndexBuilder {
     for (const [doc, definition, stats] of this.pending) {
       const t = this.tools[doc]!;
       t.tok = await countTokens(definition);
-      const i = this.fpOf.get(t.rel);
-      const { files } = this.o;
-      const fp: Fp = i === undefined ? [0, 0, 0] : [files.mtime[i]!, files.size[i]!, files.ctime[i]!];
-      this.statsEntry(t.rel, fp, t.id, stats, t.tok);
+      this.statsEntry(t.rel, this.fp(t.rel), t.id, stats, t.tok);
     }
     try {
       this.stats?.write('}}');

@@ -1,18 +1,18 @@
 import { readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
-import type { Registry, ScanOptions } from '../registry/registry.js';
+import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles, discoverUnder } from '../registry/discover.js';
 import { writeFileAtomic } from '../util/fs.js';
-import { fieldTexts, toolTextOf } from './fields.js';
+import { fieldTexts } from './fields.js';
 import { docStatsOf, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
-import { IndexBuilder, estimateTokens, type StatsCache } from './build.js';
+import { estimateTokens, textHash } from './build.js';
+import { buildFull } from './full-build.js';
 import { decodeIndex, encodeIndex, type FileList, type StoredIndex, type ToolRecord } from './store-format.js';
 import { JOURNAL_MIN_FILES, changedFolders, verifyInBackground, writeJournal } from './journal.js';
 import { updateLex } from './incremental.js';
 import { definitionTokens } from './tokens.js';
-import { nodeCrypto } from '../util/builtins.js';
 
 /** The selection index of one registry, ready to rank. */
 export interface SelectIndex {
@@ -266,14 +266,10 @@ export async function openIndex(project: Project, opts: OpenOptions = {}): Promi
   // A full build records every file's own fingerprint, not the journal's view of them.
   const allDirs: string[] = [];
   const all = trusted ? fingerprints(dir, allDirs) : files;
-  const listing = {
-    rel: all.rel,
-    stamp: (i: number) => ({ mtimeMs: all.mtime[i]!, size: all.size[i]!, ctimeMs: all.ctime[i]! }),
-  };
   // A large registry's first build estimates token counts (loading the tokenizer and counting
   // 10,000 definitions costs ~0.6 s); the background verifier counts them exactly right after.
   const estimate = Boolean(opts.tokens) && useCache && !opts.full && all.rel.length > JOURNAL_MIN_FILES;
-  const built = await rebuild(project, all, opts.registry, listing, Boolean(opts.tokens), useCache, estimate);
+  const built = await rebuild(project, all, opts.registry, Boolean(opts.tokens), useCache, estimate);
   if (estimate) verifyInBackground(project);
   if (useCache && all.rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), trusted ? allDirs : dirs);
   return built;
@@ -353,7 +349,7 @@ async function updateIndex(
       fresh.set(doc, docStatsOf(texts));
       tools.push({ id: c.id, rel: r, line: p.line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
       blobs.push(blob);
-      hashes.push(nodeCrypto().createHash('sha1').update(toolTextOf(c, texts)).digest('hex').slice(0, 20));
+      hashes.push(textHash(c, texts));
     } else if (od !== undefined) {
       remap[od] = doc;
       let tok = s.tools[od]!.tok;
@@ -379,57 +375,22 @@ async function updateIndex(
   return { ...out, rebuilt: fresh.size };
 }
 
-function readStats(project: Project): StatsCache | undefined {
-  try {
-    const old = JSON.parse(readFileSync(statsPath(project), 'utf8')) as StatsCache;
-    return old.registryDir === project.registryDir ? old : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A full build, streamed (build.ts): from the loaded registry when the caller has one, else each
- * contract file is read, checked and analysed in turn (scanRegistry), and not kept.
- */
+/** A full build (full-build.ts), written to the cache unless `useCache` is false. */
 async function rebuild(
   project: Project,
   files: FileList,
   reg: Registry | undefined,
-  listing: ScanOptions['listing'],
   tokens: boolean,
   useCache: boolean,
-  estimate = false,
+  estimate: boolean,
 ): Promise<SelectIndex> {
   const dir = project.registryDir;
-  const b = new IndexBuilder({
-    registryDir: dir,
-    files,
+  const { buf, rebuilt } = await buildFull(project, files, reg, {
     tokens,
     estimate,
-    old: useCache ? readStats(project) : undefined,
-    statsFile: useCache ? statsPath(project) : undefined,
+    useCache,
+    statsFile: statsPath(project),
   });
-  const broken: string[] = [];
-  const relOf = (file: string) => relative(dir, file).split(sep).join('/');
-  try {
-    if (reg) {
-      for (const e of reg.entries) b.add(relOf(e.file), e.line, e.contract, JSON.stringify(e.contract));
-      for (const x of reg.broken) broken.push(relOf(x.file));
-    } else {
-      const { scanRegistry, Assembler } = await import('../registry/registry.js');
-      const sort = new Assembler(dir);
-      scanRegistry(project, { cache: useCache, listing }, (rel, f, json) => {
-        const r = sort.add(rel, f);
-        if ('diagnostics' in r) broken.push(rel);
-        else b.add(rel, r.line, r.contract, json()!);
-      });
-    }
-  } catch (e) {
-    b.abort();
-    throw e;
-  }
-  const buf = encodeIndex(await b.finish(broken));
   if (useCache) {
     try {
       writeFileAtomic(binPath(project), buf);
@@ -437,5 +398,5 @@ async function rebuild(
       /* read-only project: still works, only slower */
     }
   }
-  return { ...fromStored(dir, buf)!.index, rebuilt: b.rebuilt };
+  return { ...fromStored(dir, buf)!.index, rebuilt };
 }
