@@ -110,7 +110,7 @@ function call(paths, argv, version, verbose) {
       state = 'done';
       process.off('SIGINT', onSig);
       process.off('SIGTERM', onSig);
-      s.end();
+      s.destroy(); // nothing follows `exit`: no closing handshake to wait for
       resolve(interrupted ? 130 : code);
     };
     const onSig = () => {
