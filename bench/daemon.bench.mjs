@@ -5,6 +5,8 @@
 // `nice -n 10 npm run bench -- daemon` on a shared machine.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO, median, pythonProject, registryAt, table } from './lib.mjs';
@@ -43,8 +45,42 @@ const daemon = (action, cwd) =>
 /** Requests the project's daemon has served: proof that the via-daemon rows went through it. */
 const served = (cwd) => JSON.parse(daemon('status', cwd).stdout).requests ?? 0;
 
+const dc = createRequire(import.meta.url)('../bin/daemon-client.js');
+
+/**
+ * Median round trip of `n` selects sent straight to the daemon's socket (no client process): the
+ * daemon's own share of a via-daemon select, which the whole-process rows cannot separate.
+ */
+async function socketRoundTrip(cwd, argv, n) {
+  const version = dc.packageVersion();
+  const paths = dc.daemonPaths(viaDaemon, cwd, argv, version);
+  const request = { op: 'call', go: true, proto: dc.PROTO, version, argv, cwd, env: viaDaemon, stdinTTY: false };
+  const one = () =>
+    new Promise((resolve, reject) => {
+      const t0 = process.hrtime.bigint();
+      const s = createConnection(paths.socket);
+      let buf = '';
+      s.on('connect', () => s.write(JSON.stringify({ ...request, out: { tty: false }, err: { tty: false } }) + '\n'));
+      s.setEncoding('utf8');
+      s.on('data', (d) => {
+        buf += d;
+        if (!buf.includes('"t":"exit"')) return;
+        s.destroy();
+        if (!buf.includes('"t":"exit","code":0')) reject(new Error(`select on the socket failed: ${buf.slice(-300)}`));
+        else resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+      });
+      s.on('error', reject);
+    });
+  const times = [];
+  for (let i = 0; i < n + 1; i++) {
+    const ms = await one();
+    if (i > 0) times.push(ms);
+  }
+  return median(times);
+}
+
 /** One row pair: select directly and via the daemon, each against --version, in `cwd`. */
-function selectRows(rows, label, cwd, n) {
+async function selectRows(rows, label, cwd, n) {
   const sel = ['select', QUERY, '--json'];
   once(...tb(sel, direct).slice(0, 2), cwd, direct); // build / warm the index
   daemon('start', cwd);
@@ -58,6 +94,8 @@ function selectRows(rows, label, cwd, n) {
       x(w, v),
       `${w.toFixed(0)} vs ${v.toFixed(0)} ms`,
     ]);
+    const rt = await socketRoundTrip(cwd, sel, 30);
+    rows.push([`  the daemon's share: \`select\` round trip on its socket, ${label}`, '', `${rt.toFixed(1)} ms`]);
   } finally {
     daemon('stop', cwd);
   }
@@ -66,7 +104,7 @@ function selectRows(rows, label, cwd, n) {
 export default async function () {
   const rows = [];
   try {
-    selectRows(rows, 'the 18 shipped tools', REPO, 15);
+    await selectRows(rows, 'the 18 shipped tools', REPO, 15);
     const py = pythonProject('daemon');
     try {
       const runArgs = ['run', 'add', '--a', '1', '--b', '2'];
@@ -104,7 +142,7 @@ export default async function () {
       rmSync(py, { recursive: true, force: true });
     }
     for (const n of [1000, 10000, ...(process.env.BENCH_50K ? [50000] : [])])
-      selectRows(rows, `${n.toLocaleString('en')} tools`, registryAt(n), n >= 50000 ? 5 : 10);
+      await selectRows(rows, `${n.toLocaleString('en')} tools`, registryAt(n), n >= 50000 ? 5 : 10);
   } finally {
     rmSync(runtimeDir, { recursive: true, force: true });
   }
