@@ -1,6 +1,6 @@
 // A daemon process from start to end: the user's 0700 socket folder (made or checked), the pid
 // file as a lock (one daemon per project), the socket, SIGTERM/SIGINT, idle stop, and cleanup.
-import { mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { packageVersion } from '../util/version.js';
@@ -11,6 +11,19 @@ import { DaemonServer, type Handler } from './server.js';
 
 /** Ten minutes without a request in flight, unless the user says otherwise. */
 export const DEFAULT_IDLE_MS = 10 * 60_000;
+
+/**
+ * How often a serving daemon checks that the pid file still names it and that the socket path is still
+ * its socket. Starters racing next to a stale pid file can, in a rare interleaving (three at once),
+ * both believe they won; the one that lost the file, or whose socket another replaced, stops within
+ * this interval instead of staying unreachable until its idle timeout.
+ */
+export const SELF_CHECK_MS = 2000;
+
+const ident = (f: string) => {
+  const st = lstatSync(f, { throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}` : undefined;
+};
 
 /** Make the user's socket folder (0700) if it is missing; why it cannot be used, or undefined. */
 export function prepareDir(dir: string): string | undefined {
@@ -98,9 +111,23 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     reaper?.stop();
     return 3;
   }
+  const bound = ident(paths.socket);
+  const selfCheck = () => {
+    const why = !holdsLock(paths.pid)
+      ? 'the pid file no longer names this daemon'
+      : ident(paths.socket) !== bound
+        ? 'another process replaced the socket'
+        : undefined;
+    if (why) void server.close(why);
+  };
+  selfCheck();
+  const checker = setInterval(selfCheck, SELF_CHECK_MS);
+  checker.unref();
   log(`serving ${paths.marker} on ${paths.socket} (toolbox ${version}, idle ${o.idleMs ?? DEFAULT_IDLE_MS} ms)`);
   await server.stopped;
-  unlinkQuiet(paths.socket);
+  clearInterval(checker);
+  // Only our own socket: the path may name a newer daemon's by now.
+  if (bound !== undefined && ident(paths.socket) === bound) unlinkQuiet(paths.socket);
   if (holdsLock(paths.pid)) unlinkQuiet(paths.pid);
   reaper?.stop();
   log('stopped');

@@ -116,7 +116,7 @@ export function takeLock(pidFile: string): boolean {
   }
 }
 
-/** Whether the pid file still is this process's (a daemon that lost it stops). */
+/** Whether the pid file still is this process's (a serving daemon checks it and stops when it lost it). */
 export function holdsLock(pidFile: string): boolean {
   return holder(readQuiet(pidFile)) === process.pid;
 }

@@ -11,6 +11,8 @@ import { BIN } from '../helpers.js';
 import { marker, processesWith } from '../sandbox/helpers.js';
 import { daemonProject } from './helpers.js';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { startTime } from '../../src/daemon/pidlock.js';
 
 const mark = marker();
 const p = daemonProject(mark);
@@ -286,6 +288,38 @@ describe('toolbox daemon', () => {
     const unknown = await p.tb(['daemon', 'pause', '--json']);
     expect(JSON.parse(unknown.stderr).error.code).toBe('invalid_action');
   }, 60_000);
+
+  // Starters racing next to a stale pid file can, in a rare interleaving, both believe they won
+  // (test/daemon/pidlock.test.ts races two). The one that lost the pid file, or whose socket another
+  // replaced, must stop by itself rather than stay unreachable until its idle timeout.
+  it('a daemon whose pid file names another live process stops by itself and leaves that file alone', async () => {
+    await p.tb(['daemon', 'stop']);
+    const st = JSON.parse((await p.tb(['daemon', 'start', '--json'])).stdout);
+    const pidFile = st.socket.replace(/\.sock$/, '.pid');
+    const other = `${process.pid} ${startTime(process.pid)}\n`; // this test process: alive, not the daemon
+    writeFileSync(pidFile, other);
+    try {
+      expect(await waitFor(() => startTime(st.pid) === undefined, 10_000)).toBe(true);
+      expect(existsSync(st.socket)).toBe(false); // its own socket, removed
+      expect(readFileSync(pidFile, 'utf8')).toBe(other); // not its lock: kept
+    } finally {
+      rmSync(pidFile, { force: true }); // else `daemon stop` would signal this process
+    }
+  }, 30_000);
+
+  it('a daemon whose socket path another process took over stops by itself', async () => {
+    const st = JSON.parse((await p.tb(['daemon', 'start', '--json'])).stdout);
+    expect(st.running).toBe(true);
+    rmSync(st.socket);
+    const other = createServer(() => {});
+    await new Promise<void>((r) => other.listen(st.socket, r));
+    try {
+      expect(await waitFor(() => startTime(st.pid) === undefined, 10_000)).toBe(true);
+      expect(existsSync(st.socket.replace(/\.sock$/, '.pid'))).toBe(false); // its lock, released
+    } finally {
+      other.close();
+    }
+  }, 30_000);
 
   it('stops by itself after the idle timeout and removes its socket', async () => {
     await p.tb(['daemon', 'stop']);
