@@ -105,7 +105,16 @@ function delimited(group: string): boolean {
   const [first, ...rest] = atomsOf(body) ?? [];
   if (!first || /^[*+?{]/.test(body.slice(first.length))) return false;
   const lead = /^\\[^\w\s]$/.test(first) ? first[1]! : first.length === 1 && !'.^$'.includes(first) ? first : '';
-  return lead !== '' && rest.every((a) => !matchesChar(a, lead));
+  return lead !== '' && rest.every((a) => plain(a) && !matchesChar(a, lead));
+}
+
+/**
+ * Whether an atom holds no escape but `\d \w \s`, their negations and escaped punctuation. Other escapes
+ * (`\x2d`, `\u002d`, `\55`, `\p{L}`, `\cM`…) name characters that `atomsOf` cuts apart, or that
+ * JavaScript reads differently with and without the `u` flag: a doubt, so the finding stays.
+ */
+function plain(atom: string): boolean {
+  return !/\\(?![dDwWsS]|[^\w\s])/.test(atom);
 }
 
 /** Whether an atom can match the character `c` (true when JavaScript cannot read the atom alone). */
