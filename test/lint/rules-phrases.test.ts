@@ -330,6 +330,14 @@ describe('description-similar: the cosine, written out', () => {
     ]);
     expect(await sim(cs, 0.51)).toEqual([]);
   });
+  it('sharing a word is not enough: 1 / (1 · √5) = 45% stays below 80%', async () => {
+    expect(
+      await sim([
+        { id: 'a', description: 'moraine' },
+        { id: 'b', description: 'moraine glacier fjord tundra steppe' },
+      ]),
+    ).toEqual([]);
+  });
   it('names the closest earlier tool, not the first one found', async () => {
     // c meets a first (a shares c's first-probed word), then its twin b
     expect(
