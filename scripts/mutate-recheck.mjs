@@ -7,7 +7,7 @@
 // fails a test here was killed; one that passes every test still survived. Writes
 // reports/mutation/<module>.recheck.json ({ killed: [mutant ids] }); scripts/mutate.mjs shows the
 // score with these kills next to Stryker's own.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -29,8 +29,12 @@ const skip = new Set(['node_modules', '.git', 'reports', '.stryker-tmp', '.toolb
 const scratch = mkdtempSync(join(tmpdir(), 'toolbox-recheck-'));
 cpSync(root, scratch, { recursive: true, filter: (src) => !skip.has(relative(root, src).split('/')[0]) });
 symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+// vitest runs asynchronously so that Ctrl+C reaches this handler (vitest itself exits 0 on SIGINT, which
+// would read as a surviving mutant): stop the run, remove the copy, write nothing.
+let child;
 for (const sig of ['SIGINT', 'SIGTERM'])
   process.on(sig, () => {
+    child?.kill('SIGKILL');
     rmSync(scratch, { recursive: true, force: true });
     process.exit(130);
   });
@@ -44,19 +48,23 @@ function apply(source, { start, end }, replacement) {
 
 /** Run vitest on `tests` in the scratch copy. */
 const vitest = (tests) =>
-  spawnSync(
-    'nice',
-    [
-      '-n',
-      '10',
-      process.execPath,
-      'node_modules/vitest/vitest.mjs',
-      'run',
-      '--config',
-      'vitest.mutate.config.ts',
-    ].concat(['--bail', '1', '--reporter', 'dot', ...tests]),
-    { cwd: scratch, stdio: 'ignore', timeout: 120_000 },
-  );
+  new Promise((resolve, reject) => {
+    child = spawn(
+      'nice',
+      [
+        '-n',
+        '10',
+        process.execPath,
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        '--config',
+        'vitest.mutate.config.ts',
+      ].concat(['--bail', '1', '--reporter', 'dot', ...tests]),
+      { cwd: scratch, stdio: 'ignore', timeout: 120_000 },
+    );
+    child.on('exit', (status) => resolve({ status }));
+    child.on('error', reject);
+  });
 const passes = new Map();
 
 let failed = false;
@@ -91,14 +99,14 @@ try {
         if (!tests.length) continue;
         // Control: the same tests must pass on the unmutated code here, or a failure says nothing.
         const key = tests.join(' ');
-        if (!passes.has(key)) passes.set(key, vitest(tests).status === 0);
+        if (!passes.has(key)) passes.set(key, (await vitest(tests)).status === 0);
         if (!passes.get(key)) {
           process.stderr.write(`error: ${key} fail without a mutant in the scratch copy: ${path} not re-checked\n`);
           failed = true;
           break;
         }
         writeFileSync(target, apply(f.source, mutant.location, mutant.replacement));
-        const r = vitest(tests);
+        const r = await vitest(tests);
         writeFileSync(target, f.source);
         const dead = r.status !== 0;
         if (dead) killed.push(mutant.id);
