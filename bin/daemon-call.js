@@ -195,9 +195,10 @@ function call(paths, argv, version, verbose) {
     // Straight to the file descriptor (no stream object to build); a non-blocking one that is full
     // (EAGAIN) hands the rest, and everything after it, to the stream, which waits for it.
     const streamed = new Set();
+    // Looked up only when needed: the process.stdout getter builds a stream and makes the fd non-blocking.
+    const streamOf = (fd) => (fd === 1 ? process.stdout : process.stderr);
     const write = (fd, d) => {
-      const stream = fd === 1 ? process.stdout : fd === 2 ? process.stderr : undefined;
-      if (streamed.has(fd)) return void stream.write(d);
+      if (streamed.has(fd)) return void streamOf(fd).write(d);
       const b = Buffer.from(d, 'utf8');
       let off = 0;
       try {
@@ -206,6 +207,7 @@ function call(paths, argv, version, verbose) {
         if (e.code === 'EPIPE') return gone();
         if (e.code !== 'EAGAIN') throw e;
         streamed.add(fd);
+        const stream = streamOf(fd);
         stream.on('error', (err) => {
           if (err.code === 'EPIPE') gone();
           else throw err;

@@ -1,6 +1,6 @@
 // Atomic writes (src/util/fs.ts): a reader sees the old file or the whole new one, and a failed
 // or abandoned write leaves neither a partial file nor a temp file behind.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AtomicWriter, writeFileAtomicParts } from '../../src/util/fs.js';
@@ -37,9 +37,14 @@ describe('AtomicWriter', () => {
     p = tempProject({ 'out.txt': 'old' });
     const file = join(p.dir, 'out.txt');
     const w = new AtomicWriter(file, 4);
-    w.abort(); // its file descriptor is closed: the next write fails
-    expect(() => w.write(Buffer.from('x'))).toThrow();
+    w.write('abc');
+    expect(readdirSync(p.dir)).toHaveLength(2); // out.txt and the temp file
+    // Close its file descriptor behind its back (no abort): the next write fails with EBADF, and
+    // the writer itself must remove the temp file.
+    closeSync((w as unknown as { fd: number }).fd);
+    expect(() => w.write(Buffer.from('x'))).toThrow(expect.objectContaining({ code: 'EBADF' }));
     expect(readdirSync(p.dir)).toEqual(['out.txt']);
+    expect(readFileSync(file, 'utf8')).toBe('old');
   });
 
   it('writeFileAtomicParts writes every piece, and nothing when the pieces fail', () => {
