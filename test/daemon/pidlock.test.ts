@@ -26,6 +26,9 @@ for (let r = 0; r < Number(rounds); r++) {
   try { won = takeLock(dir + '/lock.' + r) ? 'won' : 'lost'; } catch (e) { won = 'threw ' + e.code; }
   writeFileSync(dir + '/res.' + r + '.' + me, won);
 }
+// A lock's holder must outlive the other's attempt: a winner that exits makes its lock stale, and the
+// other may then take it (rightly). So wait for the other's last result before exiting.
+while (!existsSync(dir + '/res.' + (Number(rounds) - 1) + '.' + other)) {}
 `;
 
 const dirs: string[] = [];
