@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolContract } from '../contract/types.js';
-import { AtomicWriter } from '../util/fs.js';
+import { AtomicWriter, sweepTemps } from '../util/fs.js';
 
 const VERSION = 1;
 
@@ -88,6 +88,10 @@ export class CacheWriter {
   private first = true;
 
   constructor(private readonly project: Project) {
+    // A build interrupted before its commit (Ctrl+C, SIGKILL) left its temp files: a new full write is
+    // the moment to remove them.
+    sweepTemps(dirname(fullPath(project)));
+    sweepTemps(dirname(shardPath(project, 0)));
     try {
       this.full = new AtomicWriter(fullPath(project));
       this.full.write(open(VERSION, project));

@@ -83,34 +83,45 @@ export function scanRegistry(
   // No previous cache: stream the new one. Else keep the entries and write only when something changed.
   const writer = useCache && !prev ? new CacheWriter(project) : undefined;
   const files: Record<string, CachedFile> = {};
-  let parsed = 0;
-  const rels = opts.listing?.rel ?? discoverContractFiles(project.registryDir);
-  for (let i = 0; i < rels.length; i++) {
-    const rel = rels[i]!;
-    const abs = join(project.registryDir, rel);
-    let st: FileStamp;
-    try {
-      st = opts.listing ? opts.listing.stamp(i) : statSync(abs);
-    } catch {
-      continue;
-    }
-    const old = prev?.files[rel];
-    let f: CachedFile;
-    if (old && same(old, st)) f = old;
-    else {
-      f = parseOne(abs, st);
-      parsed++;
-    }
-    let json: string | undefined;
-    const jsonOf = () => (json ??= f.contract ? JSON.stringify(f.contract) : undefined);
-    visit(rel, f, jsonOf);
-    if (writer) writer.add(rel, f, jsonOf());
-    else files[rel] = f;
+  let parsed: number;
+  try {
+    parsed = scanFiles();
+  } catch (e) {
+    writer?.abort(); // no temp files left behind
+    throw e;
   }
   if (writer) writer.commit();
   else if (prev && (parsed > 0 || Object.keys(prev.files).some((k) => !(k in files)) || !hasIdIndex(project)))
     writeCache(project, { files });
   return parsed;
+
+  function scanFiles(): number {
+    let parsed = 0;
+    const rels = opts.listing?.rel ?? discoverContractFiles(project.registryDir);
+    for (let i = 0; i < rels.length; i++) {
+      const rel = rels[i]!;
+      const abs = join(project.registryDir, rel);
+      let st: FileStamp;
+      try {
+        st = opts.listing ? opts.listing.stamp(i) : statSync(abs);
+      } catch {
+        continue;
+      }
+      const old = prev?.files[rel];
+      let f: CachedFile;
+      if (old && same(old, st)) f = old;
+      else {
+        f = parseOne(abs, st);
+        parsed++;
+      }
+      let json: string | undefined;
+      const jsonOf = () => (json ??= f.contract ? JSON.stringify(f.contract) : undefined);
+      visit(rel, f, jsonOf);
+      if (writer) writer.add(rel, f, jsonOf());
+      else files[rel] = f;
+    }
+    return parsed;
+  }
 }
 
 /**

@@ -1,9 +1,11 @@
 // A full build of the selection index, streamed: each contract is analysed as it is read (term
 // statistics, text hash, token count, its JSON packed into one growable buffer) and nothing of it
-// is kept but what the index file needs. The per-tool statistics cache is written as it goes.
+// is kept but what the index file needs (an exact-count build also keeps each tool's definition and
+// statistics JSON until the tokenizer has counted them). The per-tool statistics cache is written as it goes.
 // On 50,000 contracts this keeps the live heap small, so V8 does not grow it to ~1 GB.
+import { dirname } from 'node:path';
 import type { ToolContract } from '../contract/types.js';
-import { AtomicWriter } from '../util/fs.js';
+import { AtomicWriter, sweepTemps } from '../util/fs.js';
 import { nodeCrypto } from '../util/builtins.js';
 import { fieldTexts, toolTextOf } from './fields.js';
 import { LexBuilder } from './lex-build.js';
@@ -80,6 +82,7 @@ export class IndexBuilder {
   constructor(private readonly o: BuildOptions) {
     o.files.rel.forEach((r, i) => this.fpOf.set(r, i));
     if (o.statsFile) {
+      sweepTemps(dirname(o.statsFile)); // left by an interrupted build
       try {
         this.stats = new AtomicWriter(o.statsFile);
         this.stats.write(`{"registryDir":${JSON.stringify(o.registryDir)},"files":{`);

@@ -12,8 +12,10 @@ export interface FullBuildOptions {
   tokens: boolean;
   estimate: boolean;
   useCache: boolean;
-  /** The statistics cache file (read, and written when `useCache`). */
+  /** The statistics cache file (read when `useCache`; written when `useCache` and `store`). */
   statsFile: string;
+  /** Write the statistics cache (not for a registry the caller loaded: see store.ts `rebuild`). */
+  store: boolean;
 }
 
 function readStats(file: string, registryDir: string): StatsCache | undefined {
@@ -39,7 +41,7 @@ export async function buildFull(
     tokens: o.tokens,
     estimate: o.estimate,
     old,
-    statsFile: o.useCache ? o.statsFile : undefined,
+    statsFile: o.useCache && o.store ? o.statsFile : undefined,
   });
   const broken: string[] = [];
   try {

@@ -271,7 +271,8 @@ export async function openIndex(project: Project, opts: OpenOptions = {}): Promi
   const estimate = Boolean(opts.tokens) && useCache && !opts.full && all.rel.length > JOURNAL_MIN_FILES;
   const built = await rebuild(project, all, opts.registry, Boolean(opts.tokens), useCache, estimate);
   if (estimate) verifyInBackground(project);
-  if (useCache && all.rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), trusted ? allDirs : dirs);
+  if (useCache && !opts.registry && all.rel.length > JOURNAL_MIN_FILES)
+    writeJournal(project, binPath(project), trusted ? allDirs : dirs);
   return built;
 }
 
@@ -385,13 +386,17 @@ async function rebuild(
   estimate: boolean,
 ): Promise<SelectIndex> {
   const dir = project.registryDir;
+  // A registry the caller loaded may be older than `files` (fingerprinted just now): an index built
+  // from it is answered but never stored, or a later warm open would trust it for files it never read.
+  const store = useCache && !reg;
   const { buf, rebuilt } = await buildFull(project, files, reg, {
     tokens,
     estimate,
     useCache,
     statsFile: statsPath(project),
+    store,
   });
-  if (useCache) {
+  if (store) {
     try {
       writeFileAtomic(binPath(project), buf);
     } catch {

@@ -1,4 +1,15 @@
-import { mkdirSync, renameSync, writeFileSync, writeSync, rmSync, openSync, closeSync, constants } from 'node:fs';
+import {
+  mkdirSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+  rmSync,
+  openSync,
+  closeSync,
+  constants,
+  readdirSync,
+  readFileSync,
+} from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { nodeCrypto } from './builtins.js';
 
@@ -132,4 +143,42 @@ export function writeFileAtomicParts(file: string, parts: Iterable<string | Uint
     throw e;
   }
   w.commit();
+}
+
+/** Whether a process runs (a zombie, killed and never reaped, does not). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc: kill(0) said it runs
+  }
+}
+
+/**
+ * Remove the temp files (`.<name>.<pid>.<hex>.tmp`, as writeFileAtomic and AtomicWriter name them)
+ * that a process interrupted mid-write (Ctrl+C, SIGKILL, a timeout) left in `dir`: only those whose
+ * process no longer runs. Best effort; only the folder itself, never below it.
+ */
+export function sweepTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+    if (!m || Number(m[1]) === process.pid || running(Number(m[1]))) continue;
+    try {
+      rmSync(join(dir, name), { force: true });
+    } catch {
+      /* not ours to remove (a folder, no permission): leave it */
+    }
+  }
 }

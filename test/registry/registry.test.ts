@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { utimesSync } from 'node:fs';
+import { readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveProject } from '../../src/config.js';
-import { findTool, loadRegistry } from '../../src/registry/registry.js';
+import { findTool, loadRegistry, scanRegistry } from '../../src/registry/registry.js';
 import { ToolboxError } from '../../src/errors.js';
 import { REFERENCE_CONTRACT, tempProject } from '../helpers.js';
 
@@ -11,6 +11,21 @@ let p: ReturnType<typeof tempProject>;
 afterEach(() => p?.cleanup());
 
 describe('registry', () => {
+  it('a scan that fails midway leaves no temp file and no cache behind (the next one starts clean)', () => {
+    p = tempProject({ 'tool_registry/a.yaml': contract('tool_a'), 'tool_registry/b.yaml': contract('tool_b') });
+    const project = resolveProject({ cwd: p.dir });
+    let seen = 0;
+    expect(() =>
+      scanRegistry(project, {}, () => {
+        if (++seen === 2) throw new Error('interrupted');
+      }),
+    ).toThrow('interrupted');
+    const cacheDir = join(p.dir, '.toolbox', 'cache');
+    expect(readdirSync(cacheDir)).toEqual(['ids-v2']);
+    expect(readdirSync(join(cacheDir, 'ids-v2'))).toEqual([]);
+    expect([...loadRegistry(project).byId.keys()].sort()).toEqual(['tool_a', 'tool_b']);
+  });
+
   it('loads valid tools, reports broken files and duplicate ids, and re-parses only what changed', () => {
     p = tempProject({
       'tool_registry/a.yaml': contract('tool_a'),

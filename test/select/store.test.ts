@@ -1,5 +1,5 @@
 // store.ts on a small registry: what is cached, when it is believed, what a rebuild re-analyses.
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openIndex } from '../../src/select/store.js';
@@ -103,6 +103,20 @@ describe('openIndex on a small registry', () => {
     expect(b.rebuilt).toBe(8);
   });
 
+  it('a cold build removes the temp files an interrupted build left (dead writer), not the live ones', async () => {
+    fx = fixtureProject();
+    const dead = (name: string) => `.${name}.999999999.0a1b2c3d.tmp`;
+    const live = `.registry-v1.json.${process.pid}.0a1b2c3d.tmp`;
+    mkdirSync(cache('ids-v2'), { recursive: true });
+    for (const f of [dead('registry-v1.json'), dead(`select-stats-v${STATS_KEY}.json`), live])
+      writeFileSync(cache(f), '{"partial');
+    writeFileSync(cache('ids-v2', dead('7.json')), '{"partial');
+    await openIndex(fx.project());
+    const left = (...p: string[]) => readdirSync(cache(...p)).filter((f) => f.endsWith('.tmp'));
+    expect(left()).toEqual([live]);
+    expect(left('ids-v2')).toEqual([]);
+  });
+
   it('builds from a registry the caller already loaded, as loaded', async () => {
     fx = fixtureProject();
     const reg = loadRegistry(fx.project());
@@ -112,5 +126,9 @@ describe('openIndex on a small registry', () => {
     expect(ix.tools.map((t) => t.id)).toEqual(reg.entries.map((e) => e.contract.id));
     for (let i = 0; i < 8; i++) expect(ix.entry(i)).toEqual(reg.entries[i]);
     expect((await openIndex(fx.project(), { cache: false })).tools.map((t) => t.id)).toContain('extra');
+    // The index built from the older registry was not stored: a warm open reads the files as they are.
+    const warm = await openIndex(fx.project());
+    expect(warm.tools.map((t) => t.id)).toContain('extra');
+    expect(warm.rebuilt).toBe(9);
   });
 });

@@ -1,9 +1,9 @@
 // Atomic writes (src/util/fs.ts): a reader sees the old file or the whole new one, and a failed
 // or abandoned write leaves neither a partial file nor a temp file behind.
-import { closeSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtomicWriter, writeFileAtomicParts } from '../../src/util/fs.js';
+import { AtomicWriter, sweepTemps, writeFileAtomicParts } from '../../src/util/fs.js';
 import { tempProject } from '../helpers.js';
 
 let p: ReturnType<typeof tempProject>;
@@ -59,5 +59,25 @@ describe('AtomicWriter', () => {
     expect(() => writeFileAtomicParts(file, failing())).toThrow('boom');
     expect(readFileSync(file, 'utf8')).toBe('abc');
     expect(readdirSync(p.dir)).toEqual(['out.txt']);
+  });
+});
+
+describe('sweepTemps', () => {
+  it("removes only temp files whose writer no longer runs, never others' or anything else", () => {
+    p = tempProject();
+    const dead = '.registry-v1.json.999999999.0a1b2c3d.tmp'; // above any pid_max: no such process
+    const mine = `.registry-v1.json.${process.pid}.0a1b2c3d.tmp`; // a write in progress in this process
+    const parent = `.x.json.${process.ppid}.deadbeef.tmp`; // a running process
+    const others = [
+      'registry-v1.json',
+      '.x.999999999.tmp',
+      '.x.999999999.0A1B2C3D.tmp',
+      'x.json.999999999.0a1b2c3d.tmp',
+    ];
+    for (const f of [dead, mine, parent, ...others]) writeFileSync(join(p.dir, f), 'x');
+    mkdirSync(join(p.dir, '.d.json.999999999.0a1b2c3d.tmp')); // a folder of that name: left alone
+    sweepTemps(p.dir);
+    expect(readdirSync(p.dir).sort()).toEqual([mine, parent, ...others, '.d.json.999999999.0a1b2c3d.tmp'].sort());
+    sweepTemps(join(p.dir, 'missing')); // no folder: nothing to do, no error
   });
 });
