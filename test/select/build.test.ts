@@ -2,7 +2,7 @@
 // path it replaced: load the whole registry, then analyse every contract, then encode. The index
 // file must be byte for byte what that path gives, and the registry and statistics caches must
 // hold what they held.
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,8 +123,11 @@ describe('the streamed full build', () => {
     const before = readFileSync(cache('select-index.bin'));
     const reg = loadRegistry(project());
     rmSync(join(p.dir, '.toolbox'), { recursive: true });
-    await openIndex(project(), { registry: reg, tokens: true });
-    expect(readFileSync(cache('select-index.bin')).equals(before)).toBe(true);
+    const fromReg = await openIndex(project(), { registry: reg, tokens: true });
+    expect(fromReg.tools).toEqual(decodeIndex(before)!.tools);
+    expect([...fromReg.lex.sat]).toEqual([...decodeIndex(before)!.lex.sat]);
+    // Answered, not stored: the loaded registry may be older than the files (store.ts rebuild).
+    expect(existsSync(cache('select-index.bin'))).toBe(false);
     const mem = await openIndex(project(), { cache: false, tokens: true });
     expect(mem.tools).toEqual(decodeIndex(before)!.tools);
     expect([...mem.lex.sat]).toEqual([...decodeIndex(before)!.lex.sat]);
