@@ -213,6 +213,7 @@ describe('enum-undocumented: what counts as an explanation', () => {
     expect(await messages('enum-undocumented', u({ enum: [1, 2], enumDescriptions: { 1: 5, 2: 6 } }))).toEqual(
       says('1, 2'),
     );
+    expect(await messages('enum-undocumented', u({ enum: [1, 2], enumDescriptions: [1, 2] }))).toEqual(says('1, 2'));
     // a string is not a list of descriptions, though "ab"[0] and "ab"[1] are text
     expect(await messages('enum-undocumented', u({ enum: [0, 1], enumDescriptions: 'ab' }))).toEqual(says('0, 1'));
   });
@@ -231,6 +232,7 @@ describe('id-provider-name, pattern-nested-quantifier, description-vague: inputs
   it('an empty or non-text id is the structural check’s business', async () => {
     expect(await messages('id-provider-name', [{ id: '' }])).toEqual([]);
     expect(await messages('id-provider-name', [{ id: 12345 }])).toEqual([]);
+    expect(await messages('id-provider-name', [{ id: ['send mail'] }])).toEqual([]);
   });
   it('pattern-nested-quantifier reads patterns, not data or property names', async () => {
     const q = { type: 'string', description: 'The query.' };
@@ -246,6 +248,9 @@ describe('id-provider-name, pattern-nested-quantifier, description-vague: inputs
         },
       ]),
     ).toEqual([]);
+  });
+  it('description-vague: a description of stop words only has no generic word either', async () => {
+    expect(await messages('description-vague', [{ description: 'The and of it.' }])).toEqual([]);
   });
   it('description-vague names at most six of the generic words', async () => {
     expect(
