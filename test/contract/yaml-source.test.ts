@@ -137,6 +137,7 @@ describe('decodeUtf8', () => {
     expect(fail(bytes(A, 0xc3, 0x41))).toEqual(['0xc3', 1, 2]); // no continuation byte
     expect(fail(bytes(A, 0xc0, 0x80))).toEqual(['0xc0', 1, 2]); // overlong 2-byte form
     expect(fail(bytes(A, 0xe0, 0x80, 0x80))).toEqual(['0xe0', 1, 2]); // overlong 3-byte form
+    expect(fail(bytes(A, A, A, A, 0xe0, 0x80, 0x80))).toEqual(['0xe0', 1, 5]); // … after the first len bytes
     expect(fail(bytes(A, 0xed, 0xa0, 0x80))).toEqual(['0xed', 1, 2]); // a UTF-16 surrogate
     expect(fail(bytes(A, 0xf4, 0x90, 0x80, 0x80))).toEqual(['0xf4', 1, 2]); // above U+10FFFF
     expect(fail(bytes(A, 0xf5, 0x80, 0x80, 0x80))).toEqual(['0xf5', 1, 2]);

@@ -1,5 +1,5 @@
 // journal.ts on its own: what the journal records, when it is believed, and the verifier's throttle.
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project } from '../../src/config.js';
@@ -62,6 +62,11 @@ describe('changedFolders', () => {
     writeJournal(project, index, ['', 'a', 'gone']); // a: just created, racy
     age(join(project.registryDir, 'a'), 60_000);
     expect(changedFolders(project, index)!.changed).toEqual([false, true, true]);
+    writeJournal(project, index, ['', 'a', 'gone']); // a: now recorded with its mtime
+    expect(changedFolders(project, index)!.changed).toEqual([false, false, true]);
+    // A folder recorded with its mtime, deleted since.
+    rmSync(join(project.registryDir, 'a'), { recursive: true });
+    expect(changedFolders(project, index)!.changed).toEqual([true, true, true]);
     mkdirSync(join(project.registryDir, 'gone')); // (its parent changed too)
     expect(changedFolders(project, index)!.changed).toEqual([true, true, true]);
   });
