@@ -66,7 +66,7 @@ describe('formats', () => {
     expect([hostname('a.example'), hostname('a'.repeat(8193))]).toEqual([true, false]);
   });
 
-  it('function formats see at most 8192 characters too', () => {
+  it('function and object formats see at most 8192 characters too', () => {
     const uri = fmt('uri');
     const base = 'https://example.com/';
     expect([
@@ -75,6 +75,11 @@ describe('formats', () => {
       uri(base + 'a'.repeat(8192 - base.length)),
       uri(base + 'a'.repeat(8193 - base.length)),
     ]).toEqual([true, false, true, false]);
+    // time's own check has no length limit (a fraction of any length is valid): the cap is ours.
+    const time = fmt('time');
+    const of = (digits: number) => '12:00:00.' + '1'.repeat(digits) + 'Z';
+    expect(of(8182)).toHaveLength(8192);
+    expect([time('12:00:00Z'), time('25:00:00Z'), time(of(8182)), time(of(8183))]).toEqual([true, false, true, false]);
     const date = fmt('date');
     expect([date('2020-01-31'), date('2020-02-30'), date('2020-01-3')]).toEqual([true, false, false]);
     const regex = fmt('regex');
