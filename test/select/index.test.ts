@@ -229,3 +229,73 @@ describe('sessions', () => {
     expect('tokens' in none).toBe(false);
   });
 });
+
+describe('more of rank, tokens and selectTools', () => {
+  it('tokens without permissions anywhere: every tool counts, unknown ids count nothing', async () => {
+    fx = fixtureProject();
+    rmSync(join(fx.dir, 'tool_registry', 'delete_user.yaml'));
+    const s = await openSelector(fx.project(), { tokens: true });
+    const open = FIXTURE.filter((id) => id !== 'delete_user');
+    const tok = Object.fromEntries(s.index.tools.map((t) => [t.id, t.tok]));
+    const full = open.reduce((n, id) => n + tok[id]!, 0);
+    expect(full).toBe(115 + 99 + 68 + 121 + 97 + 64 + 85);
+    expect(s.tokens(['read_file', 'stock_price', 'nope'])).toEqual({ full, selected: 68 + 64 });
+    expect(s.tokens([])).toEqual({ full, selected: 0 });
+    expect(s.tokens(['read_file'], { role: 'anyone' })).toEqual({ full, selected: 68 });
+  });
+
+  it('an exact name is found among the candidates beyond `top`', async () => {
+    fx = fixtureProject({ 'tool_registry/notes.yaml': NOTES, 'tool_registry/note_search.yaml': NOTE_SEARCH });
+    const s = await openSelector(fx.project());
+    expect((await s.rank('JOT', { top: 1 })).results.map((t) => [t.id, t.reason])).toEqual([['notes', 'exact']]);
+  });
+
+  it('ranks with the given query-time constants (coord: a tool matching half the query keeps half its score)', async () => {
+    fx = fixtureProject();
+    const s = await openSelector(fx.project());
+    const { RANK } = await import('../../src/select/model.js');
+    const base = (await s.rank('email zebra')).results;
+    const coord = (await s.rank('email zebra', { params: { ...RANK, coord: 1 } })).results;
+    expect(coord.map((t) => t.id)).toEqual(base.map((t) => t.id));
+    expect(coord[0]!.score).toBe(base[0]!.score / 2);
+  });
+
+  it('dense retrieval: an unreachable endpoint is a warning; dense: false does not ask it', async () => {
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((res) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => res(p));
+      });
+    });
+    fx = fixtureProject({
+      'toolbox.config.yaml': `select:\n  embeddings:\n    url: http://127.0.0.1:${port}/v1/embeddings\n    model: m\n`,
+    });
+    const s = await openSelector(fx.project());
+    const asked = await s.rank('email');
+    expect(asked.results.map((t) => t.id)).toEqual(['send_email', 'calendar_add_event']);
+    expect(asked.warnings).toHaveLength(1);
+    expect(asked.warnings[0]).toMatch(/^dense retrieval unavailable/);
+    const off = await s.rank('email', { dense: false });
+    expect(off.results.map((t) => t.id)).toEqual(['send_email', 'calendar_add_event']);
+    expect(off.warnings).toEqual([]);
+  });
+
+  it('opens on a registry the caller loaded, with its project', async () => {
+    fx = fixtureProject();
+    const { loadRegistry } = await import('../../src/registry/registry.js');
+    const reg = loadRegistry(fx.project());
+    const s = await openSelector(reg);
+    expect(s.project).toBe(reg.project);
+    expect(s.index.tools.map((t) => t.id)).toEqual(FIXTURE);
+    expect(ids(await selectTools(reg, 'email'))).toEqual(['send_email', 'calendar_add_event']);
+  });
+
+  it('a session that cannot be recorded is a warning, not a failure', async () => {
+    fx = fixtureProject({ '.toolbox/sessions': 'a file where the folder should be' });
+    const sel = await selectTools(fx.project(), 'email', { session: 's1' });
+    expect(ids(sel)).toEqual(['send_email', 'calendar_add_event']);
+    expect(sel.warnings).toHaveLength(1);
+    expect(sel.warnings[0]).toMatch(/^could not record the session: /);
+  });
+});
