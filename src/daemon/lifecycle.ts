@@ -126,7 +126,8 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
   log(`serving ${paths.marker} on ${paths.socket} (toolbox ${version}, idle ${o.idleMs ?? DEFAULT_IDLE_MS} ms)`);
   await server.stopped;
   clearInterval(checker);
-  // Only our own socket: the path may name a newer daemon's by now.
+  // Closing the server has already unlinked the path (libuv does, whatever the path names by then:
+  // see docs/daemon.md on a double start). This removes a socket file of ours that is still there.
   if (bound !== undefined && ident(paths.socket) === bound) unlinkQuiet(paths.socket);
   if (holdsLock(paths.pid)) unlinkQuiet(paths.pid);
   reaper?.stop();
