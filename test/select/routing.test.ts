@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/errors.js';
 import { checkRouting } from '../../src/select/routing.js';
 import { loadRegistry } from '../../src/registry/registry.js';
 import { fixtureContract, fixtureIds, fixtureProject } from './fixture.js';
@@ -116,6 +117,51 @@ describe('checkRouting, the edges', () => {
     fx.write('tool_registry/zq_two.yaml', contract('zq_two', d, ['convert currency']));
     const swapped = await checkRouting(loadRegistry(fx.project()), { top: 1 });
     expect(swapped.map((x) => [x.file.split('/').pop(), x.path])).toEqual([['zq_two.yaml', 'examples.0']]);
+  });
+
+  it('checks the top 3 by default, names the first listed of two tools tied ahead, and the tool itself in the hint', async () => {
+    fx = fixtureProject();
+    for (const f of fixtureIds()) rmSync(join(fx.dir, 'tool_registry', `${f}.yaml`));
+    // a_conv and b_conv say the same words: they tie for first on the currency example.
+    fx.write('tool_registry/a_conv.yaml', contract('a_conv', 'convert currency amounts between currencies'));
+    fx.write('tool_registry/b_conv.yaml', contract('b_conv', 'convert currency amounts between currencies'));
+    fx.write('tool_registry/c_conv.yaml', contract('c_conv', 'convert currency amounts between currencies today'));
+    fx.write(
+      'tool_registry/d_mail.yaml',
+      contract('d_mail', 'send an email about currency', ['send an email to my boss', 'convert currency amounts']),
+    );
+    fx.write('tool_registry/e_mail.yaml', contract('e_mail', 'send an email', ['zebra quokka']));
+    const registry = loadRegistry(fx.project());
+    // d_mail ranks #4 for the currency example (after a_conv, b_conv, c_conv): out of the default top 3.
+    const ds = await checkRouting(registry);
+    expect(ds.map((d) => [d.file.split('/').pop(), d.path])).toEqual([
+      ['d_mail.yaml', 'examples.1'],
+      ['e_mail.yaml', 'examples.0'],
+    ]);
+    expect(ds[0]!.message).toMatch(/ #4, not in the top 3; 'a_conv' ranks first$/);
+    expect(ds[1]!.message).toMatch(/does not match tool 'e_mail' at all$/);
+    expect(ds[1]!.hint).toMatch(/ of 'e_mail'\.$/);
+    expect((await checkRouting(registry, { top: 4 })).map((d) => d.path)).toEqual(['examples.0']);
+  });
+
+  it('stops with code cancelled once its signal is aborted, checked between tools after 50 ms of work', async () => {
+    fx = fixtureProject();
+    for (const f of fixtureIds()) rmSync(join(fx.dir, 'tool_registry', `${f}.yaml`));
+    // 500 examples, each scored against the rest of its contract: far more than 50 ms of work (about 0.2 s at
+    // 400 here) before the second tool, where the check runs.
+    const examples = Array.from({ length: 500 }, (_, k) => `convert currency amount number ${k}`);
+    fx.write('tool_registry/a_big.yaml', contract('a_big', 'convert currency amounts', examples));
+    fx.write('tool_registry/b_mail.yaml', contract('b_mail', 'send an email', ['send an email to my boss']));
+    const registry = loadRegistry(fx.project());
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(checkRouting(registry, { top: 3, signal: aborted.signal })).rejects.toMatchObject({
+      code: 'cancelled',
+      exitCode: ExitCode.cancelled,
+    });
+    // Not aborted, or no signal at all: the check runs to the end (and yields to the event loop on the way).
+    expect(await checkRouting(registry, { top: 3, signal: new AbortController().signal })).toEqual([]);
+    expect(await checkRouting(registry, { top: 3 })).toEqual([]);
   });
 
   it('places a warning at line 1 when the contract file cannot be read any more', async () => {
