@@ -158,6 +158,7 @@ describe('checkRouting, the edges', () => {
     await expect(checkRouting(registry, { top: 3, signal: aborted.signal })).rejects.toMatchObject({
       code: 'cancelled',
       exitCode: ExitCode.cancelled,
+      message: expect.stringMatching(/\S/),
     });
     // Not aborted, or no signal at all: the check runs to the end (and yields to the event loop on the way).
     expect(await checkRouting(registry, { top: 3, signal: new AbortController().signal })).toEqual([]);
