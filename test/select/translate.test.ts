@@ -41,6 +41,13 @@ describe('the glossary', () => {
     expect(senses('')).toEqual([]);
   });
 
+  it('answers a repeated word from memory: the same array, not a second search', () => {
+    const first = senses('气温');
+    expect(first).toEqual(['air temperature']);
+    expect(senses('气温')).toBe(first);
+    expect(senses('丂丂')).toBe(senses('丂丂'));
+  });
+
   it('drops surnames, classifiers and particles', () => {
     expect(senses('张').join('|')).not.toMatch(/surname|classifier/);
     expect(senses('的').join('|')).not.toMatch(/particle/);
