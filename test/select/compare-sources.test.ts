@@ -125,6 +125,20 @@ describe('registryAtRef', () => {
     at.cleanup();
     expect(existsSync(top)).toBe(false);
     expect(leftInTmp()).toEqual([]);
+    at.cleanup(); // a second time is harmless
+  });
+
+  it('checks out a registry larger than a child process’s default output buffer (1 MiB)', () => {
+    const reg = join(dir, 'big', 'tool_registry');
+    mkdirSync(reg, { recursive: true });
+    const body = `id: big\ndescription: ${'word '.repeat(300_000)}\n`; // 1.5 MB
+    writeFileSync(join(reg, 'big.yaml'), body);
+    git(join(dir, 'big'), 'init', '-q');
+    git(join(dir, 'big'), 'add', '-A');
+    git(join(dir, 'big'), 'commit', '-qm', 'base');
+    const at = registryAtRef(project(join(dir, 'big'), reg), 'HEAD');
+    expect(readFileSync(join(at.project.registryDir, 'big.yaml'), 'utf8')).toBe(body);
+    at.cleanup();
   });
 
   it('takes the whole tree when the registry folder is the repository itself', () => {
@@ -148,6 +162,9 @@ describe('registryAtRef', () => {
     const loose = join(dir, 'loose');
     mkdirSync(loose);
     const notGit = thrown(() => registryAtRef(project(dir, loose), 'HEAD'));
+    // outside git, any ref fails for that same reason (git is not asked about the ref)
+    const notGitOther = thrown(() => registryAtRef(project(dir, loose), 'no-such-ref'));
+    expect(notGitOther.message.split(': ')[1]).toBe(notGit.message.split(': ')[1]);
 
     const repo = join(dir, 'repo');
     mkdirSync(repo);

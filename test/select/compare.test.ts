@@ -113,4 +113,40 @@ describe('compareRuns', () => {
     );
     expect(r5Down.map((x) => x.verdict)).toEqual(['worse']);
   });
+
+  it('names as causes only tools in either top 5 or wanted (not the 6th)', () => {
+    const base = [q(1, 's', ['a'], ['a', 'b', 'c', 'm', 'x', 'w'])]; // w changed, 6th
+    const now = [q(1, 's', ['a'], ['b', 'a', 'c', 'm', 'x', 'n'])]; // n added, 6th
+    const changes = compareRuns({ results: base, tools }, { results: now, tools: nowTools });
+    expect(changes).toEqual([
+      {
+        line: 1,
+        query: 's',
+        source: 'cases',
+        relevant: ['a'],
+        before: { top1: 'a', r5: 1 },
+        after: { top1: 'b', r5: 1 },
+        verdict: 'worse',
+        causes: [],
+      },
+    ]);
+  });
+
+  it('matches a query only with the same wanted tools: another set, or ids that join alike, is a new query', () => {
+    const differentWanted = compareRuns(
+      { results: [q(1, 'r', ['a'], ['a'])], tools },
+      { results: [q(1, 'r', ['b'], ['x'])], tools },
+    );
+    expect(differentWanted).toEqual([]);
+    const joinAlike = compareRuns(
+      { results: [q(1, 'r', ['a', 'b'], ['a', 'b'])], tools },
+      { results: [q(1, 'r', ['ab'], ['x'])], tools },
+    );
+    expect(joinAlike).toEqual([]);
+    const otherSource = compareRuns(
+      { results: [q(1, 'r', ['a'], ['a'])], tools },
+      { results: [q(1, 'r', ['a'], ['x'], 'example')], tools },
+    );
+    expect(otherSource).toEqual([]);
+  });
 });
