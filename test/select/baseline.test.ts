@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { cli, REPO, tempProject } from '../helpers.js';
-import { BaselineRanker } from '../../src/select/baseline.js';
+import { BaselineRanker, baselineTokenize } from '../../src/select/baseline.js';
+import type { ToolContract } from '../../src/contract/types.js';
 // @ts-expect-error plain .mjs bench helper without types
 import { contractId } from '../../bench/convert-sets.mjs';
 
@@ -97,6 +98,8 @@ function refMetrics(cases: Case[], rankings: string[][]): Record<string, number>
   return m;
 }
 // ---- end of the written-out reference ----
+
+const expected = (setDir: string) => JSON.parse(readFileSync(join(setDir, 'expected.json'), 'utf8')) as Expected;
 
 let proj: ReturnType<typeof tempProject> | undefined;
 afterEach(() => proj?.cleanup());
@@ -201,4 +204,105 @@ describe('eval --ranker bm25-baseline on the shared metatool set', () => {
     const set = join(SHARED, 'metatool');
     await compare(set, python(set));
   }, 120_000);
+});
+
+describe('the replica, case by case (expected values written out)', () => {
+  type T = { name: string; description?: string; schema?: unknown };
+  const contracts = (ts: T[]) =>
+    ts.map((t) => ({ id: t.name, loader: 'command', loader_config: {}, ...t }) as unknown as ToolContract);
+  const names = (ts: T[], query: string, k1?: number, b?: number) =>
+    new BaselineRanker(contracts(ts), k1, b).rank(query).map((i) => ts[i]!.name);
+
+  it('tokenises identifiers, separators and CJK runs like the script (characters, then bigrams)', () => {
+    expect(baselineTokenize('getHTMLParser_v2.json-file/x')).toEqual([
+      'get',
+      'html',
+      'parser',
+      'v2',
+      'json',
+      'file',
+      'x',
+    ]);
+    expect(baselineTokenize('ABCdEFg')).toEqual(['ab', 'cd', 'e', 'fg']);
+    expect(baselineTokenize('天气预报 today')).toEqual(['天', '气', '预', '报', '天气', '气预', '预报', 'today']);
+    expect(baselineTokenize('abc东京')).toEqual(['abc', '东', '京', '东京']);
+    expect(baselineTokenize('雨')).toEqual(['雨']);
+    // the script's CJK ranges: U+3400–9FFF and U+F900–FAFF; kana and accented letters are not tokens
+    expect(baselineTokenize('\u3400 \u9fff \uf900\ufaff')).toEqual([
+      '\u3400',
+      '\u9fff',
+      '\uf900',
+      '\ufaff',
+      '\uf900\ufaff',
+    ]);
+    expect(baselineTokenize('あい naïve café')).toEqual(['na', 've', 'caf']);
+  });
+
+  it('ties go to the tool listed first, even when the later one matched first', () => {
+    expect(names([{ name: 'bravo' }, { name: 'alpha' }], 'alpha bravo')).toEqual(['bravo', 'alpha']);
+  });
+
+  it('a term in every tool still scores (idf > 0): the shorter document wins', () => {
+    const ts = [
+      { name: 'x', description: 'common extra words' },
+      { name: 'y', description: 'common' },
+    ];
+    expect(names(ts, 'common')).toEqual(['y', 'x']);
+  });
+
+  it('a missing description counts as an empty one', () => {
+    expect(names([{ name: 'alpha' }, { name: 'alpha', description: '' }], 'alpha')).toEqual(['alpha', 'alpha']);
+    expect(names([{ name: 'alpha', description: '' }, { name: 'alpha b' }], 'alpha')).toEqual(['alpha', 'alpha b']);
+    expect(names([{ name: 'alpha b' }, { name: 'alpha' }], 'alpha')).toEqual(['alpha', 'alpha b']);
+  });
+
+  it('honours k1 and b as the script does (against the written-out reference)', () => {
+    const [, setDir] = SETS[1]!;
+    const tools = jl<Tool>(join(setDir, 'tools.jsonl'));
+    const cases = jl<Case>(join(setDir, 'queries.jsonl'));
+    const ranker = new BaselineRanker(
+      tools.map(
+        (t) =>
+          ({
+            id: t.id,
+            name: t.name,
+            description: t.description,
+            schema: t.parameters ?? {},
+          }) as unknown as ToolContract,
+      ),
+      0.5,
+      0.3,
+    );
+    const ours = cases.map((q) => ranker.rank(q.query, 10).map((k) => tools[k]!.id));
+    expect(ours).toEqual(cases.map((q) => refRank(tools, q.query, 0.5, 0.3)));
+    expect(ours).not.toEqual(expected(setDir).rankings); // the parameters matter on this set
+  });
+
+  it('reads parameter names and descriptions, nested and one level of items, and skips what is not a mapping', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        city: null,
+        count: { type: 'integer', description: 42 },
+        label: 'plain',
+        when: { description: 'the date' },
+        outer: { properties: { nested: { description: 'inner words' } } },
+        list: { type: 'array', items: { properties: { element: { description: 'item words' } } } },
+        tuple: { type: 'array', items: [{ properties: { hidden: {} } }] },
+      },
+    };
+    const ts = [
+      { name: 'tool', schema },
+      { name: 'other', schema: { properties: 'abc' } },
+      { name: 'third', schema: [1] },
+    ];
+    const found = (q: string) => names(ts, q);
+    for (const word of ['city', 'count', 'label', 'when', 'date', 'outer', 'nested', 'inner', 'list', 'element'])
+      expect(found(word), word).toEqual(['tool']);
+    for (const word of ['42', 'plain', 'hidden', 'integer', 'array', '0', '1', 'abc'])
+      expect(found(word), word).toEqual([]);
+    const tools = ts.map((t) => ({ id: t.name, name: t.name, parameters: t.schema as Record<string, unknown> }));
+    for (const q of ['city date', 'tool other third', 'item words inner'])
+      expect(found(q), q).toEqual(refRank(tools, q));
+  });
 });
