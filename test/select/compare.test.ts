@@ -343,6 +343,7 @@ describe('registryAtRef', () => {
     for (const e of all) {
       expect([e.code, e.exitCode]).toEqual(['invalid_compare', ExitCode.usage]);
       expect(e.hint).toContain('git ref');
+      expect(e.message).toMatch(/^--compare \S+: \S/); // the ref, then a reason
     }
     expect(notGit.message).toContain('--compare HEAD:');
     expect(noRef.message).toContain('--compare no-such-ref:');
