@@ -1,6 +1,7 @@
 // A daemon process from start to end: the user's 0700 socket folder (made or checked), the pid
 // file as a lock (one daemon per project), the socket, SIGTERM/SIGINT, idle stop, and cleanup.
-import { lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { fileIdent } from '../util/fs.js';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { packageVersion } from '../util/version.js';
@@ -19,11 +20,6 @@ export const DEFAULT_IDLE_MS = 10 * 60_000;
  * this interval instead of staying unreachable until its idle timeout.
  */
 export const SELF_CHECK_MS = 2000;
-
-const ident = (f: string) => {
-  const st = lstatSync(f, { throwIfNoEntry: false });
-  return st ? `${st.dev}:${st.ino}` : undefined;
-};
 
 /** Make the user's socket folder (0700) if it is missing; why it cannot be used, or undefined. */
 export function prepareDir(dir: string): string | undefined {
@@ -111,11 +107,11 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     reaper?.stop();
     return 3;
   }
-  const bound = ident(paths.socket);
+  const bound = fileIdent(paths.socket);
   const selfCheck = () => {
     const why = !holdsLock(paths.pid)
       ? 'the pid file no longer names this daemon'
-      : ident(paths.socket) !== bound
+      : fileIdent(paths.socket) !== bound
         ? 'another process replaced the socket'
         : undefined;
     if (why) void server.close(why);
@@ -128,7 +124,7 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
   clearInterval(checker);
   // Closing the server has already unlinked the path (libuv does, whatever the path names by then:
   // see docs/daemon.md on a double start). This removes a socket file of ours that is still there.
-  if (bound !== undefined && ident(paths.socket) === bound) unlinkQuiet(paths.socket);
+  if (bound !== undefined && fileIdent(paths.socket) === bound) unlinkQuiet(paths.socket);
   if (holdsLock(paths.pid)) unlinkQuiet(paths.pid);
   reaper?.stop();
   log('stopped');

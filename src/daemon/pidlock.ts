@@ -3,7 +3,9 @@
 // unique name, then check that what was moved is the very file judged stale), so two daemons that
 // start at the same moment next to a stale pid file never both win.
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { fileIdent } from '../util/fs.js';
+import { procStat } from '../util/proc.js';
 import { client } from './paths.js';
 
 /**
@@ -13,14 +15,8 @@ import { client } from './paths.js';
  * Undefined for a zombie (killed, never reaped: it no longer runs) or a process that is gone.
  */
 export function startTime(pid: number): string | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[0] === 'Z' ? undefined : fields[19];
+  const fields = procStat(pid);
+  return !fields || fields[0] === 'Z' ? undefined : fields[19];
 }
 
 const hasProc = () => existsSync('/proc/self/stat');
@@ -65,15 +61,6 @@ const unlinkQuiet = (f: string) => {
   }
 };
 
-const ident = (f: string) => {
-  try {
-    const st = lstatSync(f);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return undefined;
-  }
-};
-
 /** Take the pid file for this process. False when a live daemon holds it (or it is not ours to remove). */
 export function takeLock(pidFile: string): boolean {
   const unique = () => `${pidFile}.${process.pid}.${randomBytes(6).toString('hex')}`;
@@ -87,7 +74,7 @@ export function takeLock(pidFile: string): boolean {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      const seen = ident(pidFile);
+      const seen = fileIdent(pidFile);
       const text = readQuiet(pidFile);
       if (seen === undefined || text === undefined) continue; // removed meanwhile: try again
       if (holder(text) !== undefined) return false;
@@ -100,7 +87,7 @@ export function takeLock(pidFile: string): boolean {
       } catch {
         continue;
       }
-      if (ident(aside) !== seen || readQuiet(aside) !== text) {
+      if (fileIdent(aside) !== seen || readQuiet(aside) !== text) {
         // Someone's fresh lock: put it back (link: never over a newer one) and let the next round decide.
         try {
           linkSync(aside, pidFile);

@@ -2,7 +2,8 @@
 // program on fd 3, the result pipe, and tearing the whole tree down.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { procStat } from '../util/proc.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive, killMarked, markerNeedle, newMarker } from './marked.js';
@@ -55,16 +56,12 @@ function descendants(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      // Field 4 (ppid) comes after the command name, which is in parentheses and may hold spaces.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(name));
-      children.set(ppid, list);
-    } catch {
-      /* exited meanwhile */
-    }
+    const fields = procStat(name);
+    if (!fields) continue; // exited meanwhile
+    const ppid = Number(fields[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(name));
+    children.set(ppid, list);
   }
   const out: number[] = [];
   for (let queue = [pid]; queue.length;) {

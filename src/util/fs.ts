@@ -8,9 +8,10 @@ import {
   closeSync,
   constants,
   readdirSync,
-  readFileSync,
+  lstatSync,
 } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+import { procStat } from './proc.js';
 import { nodeCrypto } from './builtins.js';
 
 /**
@@ -152,12 +153,8 @@ function running(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc: kill(0) said it runs
-  }
+  const state = procStat(pid)?.[0];
+  return state !== 'Z'; // no /proc: kill(0) said it runs
 }
 
 /**
@@ -180,5 +177,15 @@ export function sweepTemps(dir: string): void {
     } catch {
       /* not ours to remove (a folder, no permission): leave it */
     }
+  }
+}
+
+/** A file's identity (device and inode, of the link itself), or undefined when it is missing. */
+export function fileIdent(file: string): string | undefined {
+  try {
+    const st = lstatSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
   }
 }
