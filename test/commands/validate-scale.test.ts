@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { procStat } from '../../src/util/proc.js';
 import { BIN, cli, tempProject } from '../helpers.js';
 
 let cleanup: (() => void) | undefined;
@@ -47,8 +48,14 @@ describe('validate at scale', () => {
     });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    // Parsing 8,000 files takes several seconds here: 1.5 s in, it is busy.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Busy for sure: wait until it has used 0.5 s of CPU (start-up and its signal handlers take far
+    // less; the whole validate of 8,000 files takes about 2 s of CPU). CPU time, not wall time, so a
+    // fast idle machine cannot finish before the signal and a loaded one cannot be caught in start-up.
+    const cpuMs = () => {
+      const f = procStat(child.pid!);
+      return f ? ((Number(f[11]) + Number(f[12])) * 1000) / 100 : Infinity; // utime + stime, 100 ticks/s
+    };
+    while (cpuMs() < 500) await new Promise((r) => setTimeout(r, 20));
     const sent = Date.now();
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
