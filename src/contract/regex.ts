@@ -78,7 +78,7 @@ function atomsOf(body: string): string[] | undefined {
     const c = body[i]!;
     if (c === '(' || c === '|') return undefined;
     if ('*+?'.includes(c)) continue;
-    const bound = c === '{' ? /^\{\d*,?\d*\}/.exec(body.slice(i)) : null;
+    const bound = c === '{' ? /^\{\d+(,\d*)?\}/.exec(body.slice(i)) : null;
     if (bound) {
       i += bound[0].length - 1;
       continue;
@@ -138,7 +138,7 @@ export function hasNestedQuantifier(pattern: string): boolean {
   const unboundedAt = (i: number) => {
     const c = pattern[i];
     if (c === '*' || c === '+') return true;
-    if (c === '{') return /^\{\d*,\d*\}/.test(pattern.slice(i)) && !/^\{(\d+),\1\}/.test(pattern.slice(i));
+    if (c === '{') return /^\{\d+,\d*\}/.test(pattern.slice(i)) && !/^\{(\d+),\1\}/.test(pattern.slice(i));
     return false;
   };
   for (let i = 0; i < pattern.length; i++) {

@@ -76,10 +76,10 @@ export function allStrings(v: unknown, path: PathSeg[] = [], out: { path: PathSe
 
 /** Phrases that address the model to override its instructions or to hide things from the user. */
 export const OVERRIDE_PATTERNS: RegExp[] = [
-  /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|the\s+|your\s+)*(previous|prior|above|earlier|preceding|other|system|original)\s+(instructions?|prompts?|rules?|messages?|directions?|guidelines?)/i,
-  /\b(do\s+not|don't|never)\s+(tell|inform|mention|reveal|show|disclose|notify)\s+(this\s+|it\s+|anything\s+)?(to\s+)?the\s+user/i,
-  /\bwithout\s+(telling|informing|notifying|asking)\s+the\s+user/i,
-  /\b(keep|hide)\s+(this|it)\s+(secret|hidden)\s+from\s+the\s+user/i,
+  /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|the\s+|your\s+)*(previous|prior|above|earlier|preceding|other|system|original)\s+(instructions?|prompts?|rules?|messages?|directions?|guidelines?)\b/i,
+  /\b(do\s+not|don't|never)\s+(tell|inform|mention|reveal|show|disclose|notify)\s+(this\s+|it\s+|anything\s+)?(to\s+)?the\s+users?\b/i,
+  /\bwithout\s+(telling|informing|notifying|asking)\s+the\s+users?\b/i,
+  /\b(keep|hide)\s+(this|it)\s+(secret|hidden)\s+from\s+the\s+users?\b/i,
   /\b(you\s+are\s+now|from\s+now\s+on,?\s+you|new\s+instructions?\s*:|system\s+prompt\s*:)/i,
   /<\s*\/?\s*(important|system|instructions?|secret)\s*>/i,
   /\b(these|this)\s+instructions?\s+(take|takes)\s+precedence/i,

@@ -35,7 +35,7 @@ function paramText(schema: unknown): string {
   const walk = (node: unknown) => {
     if (!node || typeof node !== 'object' || Array.isArray(node)) return;
     const props = (node as Record<string, unknown>).properties;
-    if (!props || typeof props !== 'object') return;
+    if (!props || typeof props !== 'object' || Array.isArray(props)) return;
     for (const [k, v] of Object.entries(props as Record<string, unknown>)) {
       parts.push(k);
       if (v && typeof v === 'object' && !Array.isArray(v)) {

@@ -116,6 +116,13 @@ describe('hasNestedQuantifier', () => {
     ['(-[\\w.]+)*', false],
     ['(-[\\d.]+)*', false],
     ['(\\.[\\w\\-]+)*', false],
+    // Without the u flag JavaScript reads {,5} and {} literally (no quantifier); {2,} is unbounded.
+    ['(a+){,5}', false],
+    ['(a{,5})+', false],
+    ['(a+){}', false],
+    ['(a{2,})+', true],
+    ['(a+){2,}', true],
+    ['(-a{,3})*', false],
   ])('%s → %s', (p, want) => {
     expect(hasNestedQuantifier(p)).toBe(want);
   });

@@ -40,12 +40,28 @@ describe('OVERRIDE_PATTERNS', () => {
     expect(firstMatch(text, OVERRIDE_PATTERNS)).toBe(match.trim());
   });
 
-  it.each(['ignoreall previous instructions', 'system prompt x', '新的指令是', 'new\tinstruction'])(
-    'not %j',
-    (text) => {
-      expect(firstMatch(text, OVERRIDE_PATTERNS)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['never tell the users', 'never tell the users'],
+    ['without telling the users.', 'without telling the users'],
+    ['keep it secret from the users', 'keep it secret from the users'],
+    ['ignore previous rules.', 'ignore previous rules'],
+  ])('plural %j → %j', (text, match) => {
+    expect(firstMatch(text, OVERRIDE_PATTERNS)).toBe(match);
+  });
+
+  it.each([
+    'ignoreall previous instructions',
+    'system prompt x',
+    '新的指令是',
+    'new\tinstruction',
+    // A word that only starts like "user" or "rule" is not the user or a rule.
+    'Do not show the username in the greeting.',
+    'never reveal the userid of other accounts',
+    'without asking the user_agent header',
+    'ignore previous rulesets when importing',
+  ])('not %j', (text) => {
+    expect(firstMatch(text, OVERRIDE_PATTERNS)).toBeUndefined();
+  });
 });
 
 describe('SECRET_PATHS and SECRET_WORDS', () => {

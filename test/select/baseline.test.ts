@@ -296,11 +296,13 @@ describe('the replica, case by case (expected values written out)', () => {
       { name: 'tool', schema },
       { name: 'other', schema: { properties: 'abc' } },
       { name: 'third', schema: [1] },
+      // A list of properties is not a mapping: its indexes are not names (Python's .items() would fail).
+      { name: 'fourth', schema: { properties: Array.from({ length: 12 }, () => ({ description: 'listed' })) } },
     ];
     const found = (q: string) => names(ts, q);
     for (const word of ['city', 'count', 'label', 'when', 'date', 'outer', 'nested', 'inner', 'list', 'element'])
       expect(found(word), word).toEqual(['tool']);
-    for (const word of ['42', 'plain', 'hidden', 'integer', 'array', '0', '1', 'abc'])
+    for (const word of ['42', 'plain', 'hidden', 'integer', 'array', '0', '1', 'abc', '10', '11', 'listed'])
       expect(found(word), word).toEqual([]);
     const tools = ts.map((t) => ({ id: t.name, name: t.name, parameters: t.schema as Record<string, unknown> }));
     for (const q of ['city date', 'tool other third', 'item words inner'])
