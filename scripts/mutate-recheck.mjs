@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { applyMutant } from './mutant-apply.mjs';
 import { PART_TESTS } from './mutate-select.mjs';
 
 // Test files after `--` run for every mutant too (tests written after the Stryker run).
@@ -38,13 +39,6 @@ for (const sig of ['SIGINT', 'SIGTERM'])
     rmSync(scratch, { recursive: true, force: true });
     process.exit(130);
   });
-
-/** The source with the mutant's replacement (Stryker's lines and columns are 1-based, the end exclusive). */
-function apply(source, { start, end }, replacement) {
-  const lines = source.split('\n');
-  const offset = (p) => lines.slice(0, p.line - 1).reduce((n, l) => n + l.length + 1, 0) + p.column - 1;
-  return source.slice(0, offset(start)) + replacement + source.slice(offset(end));
-}
 
 /** Run vitest on `tests` in the scratch copy. */
 const vitest = (tests) =>
@@ -105,7 +99,7 @@ try {
           failed = true;
           break;
         }
-        writeFileSync(target, apply(f.source, mutant.location, mutant.replacement));
+        writeFileSync(target, applyMutant(f.source, mutant));
         const r = await vitest(tests);
         writeFileSync(target, f.source);
         const dead = r.status !== 0;

@@ -43,8 +43,10 @@ export const PART_TESTS = {
     'select',
     'index',
     'build',
+    'build-parts',
     'store',
     'store-large',
+    'store-journal',
     'journal',
     'journal-parts',
     'shape',
@@ -63,9 +65,28 @@ export const PART_TESTS = {
 // for each mutant they cover (about a minute each here), so they are left to the recheck
 // (`npm run mutate:recheck -- store -- test/select/store-large.test.ts`).
 export const FILE_TESTS = {
-  'src/select/store.ts': tests('store', 'select', 'index', 'build', 'incremental', 'journal-parts', 'commands/select'),
+  'src/select/store.ts': tests(
+    'store',
+    'store-journal',
+    'select',
+    'index',
+    'build',
+    'incremental',
+    'journal-parts',
+    'commands/select',
+  ),
   'src/select/journal.ts': tests('journal-parts', 'store'),
   'src/select/index.ts': tests('index', 'select', 'shape', 'deferral', 'dense', 'commands/select', 'policy/session'),
+  // The streamed cold build: its equality with the old path (build, lex-build), and what store.ts asks of it.
+  'src/select/build.ts': tests('build', 'build-parts', 'store', 'store-journal'),
+  'src/select/full-build.ts': tests('build', 'build-parts', 'store', 'store-journal'),
+  'src/select/lex-build.ts': tests('lex-build', 'model', 'model-parts', 'incremental'),
+};
+
+// Test files of test/select that no part runs, each with its reason (test/select/mutate-parts.test.ts checks
+// that every other test file there is named by some part).
+export const NOT_RUN = {
+  'test/select/mutate-parts.test.ts': 'checks the mutation scripts themselves: no mutant of src/select can change it',
 };
 
 export const NOT_MUTATED = {

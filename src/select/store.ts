@@ -220,6 +220,11 @@ export interface OpenOptions {
   cache?: boolean;
   /** Stat every contract file even on a large registry; count estimated token counts exactly. */
   full?: boolean;
+  /**
+   * A registry with more contract files than this is "large" (folder journal, incremental updates,
+   * estimated token counts). Default JOURNAL_MIN_FILES; a test seam, so that light tests reach that code.
+   */
+  largeAbove?: number;
 }
 
 /**
@@ -232,13 +237,14 @@ export interface OpenOptions {
 export async function openIndex(project: Project, opts: OpenOptions = {}): Promise<SelectIndex> {
   const useCache = opts.cache !== false;
   const dir = project.registryDir;
+  const large = opts.largeAbove ?? JOURNAL_MIN_FILES;
   const stored = useCache ? readStored(project) : undefined;
   const tokensOk = (x: { index: SelectIndex; s: StoredIndex }) =>
     !opts.tokens || (allCounted(x.index.tools) && !(opts.full && x.s.est.length));
   // A large registry: one stat per folder; only the files of changed folders are listed and
   // stat'ed again. In-place edits elsewhere are the business of `stale` and the verifier.
   let trusted: ReturnType<typeof refreshFiles> | undefined;
-  if (stored && tokensOk(stored) && !opts.full && stored.s.files.rel.length > JOURNAL_MIN_FILES) {
+  if (stored && tokensOk(stored) && !opts.full && stored.s.files.rel.length > large) {
     const j = changedFolders(project, binPath(project));
     if (j) trusted = refreshFiles(dir, stored.s.files, j);
   }
@@ -251,11 +257,10 @@ export async function openIndex(project: Project, opts: OpenOptions = {}): Promi
   const files = trusted?.files ?? fingerprints(dir, dirs);
   if (stored && tokensOk(stored) && sameFiles(stored.s.files, files)) {
     // A journal whose folders all kept their mtimes is still exact: no need to rewrite it.
-    if (files.rel.length > JOURNAL_MIN_FILES && (!trusted || trusted.rewrite))
-      writeJournal(project, binPath(project), dirs);
+    if (files.rel.length > large && (!trusted || trusted.rewrite)) writeJournal(project, binPath(project), dirs);
     return trusted ? { ...stored.index, stale: staleFor(stored.s.files, stored.index) } : stored.index;
   }
-  if (stored && files.rel.length > JOURNAL_MIN_FILES) {
+  if (stored && files.rel.length > large) {
     const updated = await updateIndex(project, stored.s, files, Boolean(opts.tokens), Boolean(opts.full));
     if (updated) {
       writeJournal(project, binPath(project), dirs);
@@ -268,10 +273,10 @@ export async function openIndex(project: Project, opts: OpenOptions = {}): Promi
   const all = trusted ? fingerprints(dir, allDirs) : files;
   // A large registry's first build estimates token counts (loading the tokenizer and counting
   // 10,000 definitions costs ~0.6 s); the background verifier counts them exactly right after.
-  const estimate = Boolean(opts.tokens) && useCache && !opts.full && all.rel.length > JOURNAL_MIN_FILES;
+  const estimate = Boolean(opts.tokens) && useCache && !opts.full && all.rel.length > large;
   const built = await rebuild(project, all, opts.registry, Boolean(opts.tokens), useCache, estimate);
   if (estimate) verifyInBackground(project);
-  if (useCache && !opts.registry && all.rel.length > JOURNAL_MIN_FILES)
+  if (useCache && !opts.registry && all.rel.length > large)
     writeJournal(project, binPath(project), trusted ? allDirs : dirs);
   return built;
 }
