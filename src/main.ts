@@ -1,7 +1,7 @@
 import { ExitCode, ExitError, InternalError, ToolboxError } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { fastCommand } from './fast-path.js';
-import { shutdownTelemetry } from './telemetry/state.js';
+import { shutdownTelemetry, takeTelemetryWarning } from './telemetry/state.js';
 
 export const INTERNAL_ERROR_EXIT = ExitCode.internal;
 
@@ -70,6 +70,8 @@ export async function run(argv: string[], io: IO): Promise<number> {
   } finally {
     // A short-lived CLI exits right after: spans and metrics must be exported first.
     await shutdownTelemetry();
+    const warning = takeTelemetryWarning();
+    if (warning) io.stderr.write(`warning: ${warning}\n`);
   }
 }
 

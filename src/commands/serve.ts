@@ -1,6 +1,7 @@
 import { resolveProject } from '../config.js';
 import { usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
+import { takeTelemetryWarning } from '../telemetry/state.js';
 
 /**
  * `toolbox serve [--http PORT] [--host H] [--expose search|all] [--user U | --role R]`: the
@@ -42,6 +43,8 @@ export async function serveCommand(
   const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
   try {
     const warm = await core.start();
+    const traceWarning = takeTelemetryWarning();
+    if (traceWarning) say(ctx.style.yellow(traceWarning));
     const tools = core.visibleTools().length;
     say(`${tools} tools, --expose ${expose}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`);
     if (ctx.opts.verbose) say(`registry ${project.registryDir}; config ${project.configFile ?? 'none (defaults)'}`);

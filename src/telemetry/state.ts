@@ -11,6 +11,24 @@ export interface TelemetryHandle {
 
 let started: Promise<TelemetryHandle | undefined> | undefined;
 let handle: TelemetryHandle | undefined;
+let missing: string | undefined;
+
+/**
+ * The OpenTelemetry SDK packages: optional peer dependencies (about 55 MB installed, which every user
+ * would otherwise download for a feature that is off by default). Only @opentelemetry/api is a dependency.
+ */
+export const SDK_PACKAGES = [
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/resources',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-metrics-otlp-http',
+] as const;
+
+const notFound = (e: unknown) => {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+};
 
 /** Settings from toolbox.config.yaml's `telemetry:` section. */
 export interface TelemetryConfig {
@@ -48,8 +66,25 @@ export function ensureTelemetry(
           truthy(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT) || config?.capture_content === true,
       }),
     )
-    .then((h) => (handle = h));
+    .then(
+      (h) => (handle = h),
+      (e: unknown) => {
+        // Tracing asked for, SDK not installed: the command still runs, untraced, and says so once.
+        if (!notFound(e)) throw e;
+        missing =
+          `tracing is on (${endpoint}) but the OpenTelemetry SDK is not installed, so nothing is exported: ` +
+          `npm install ${SDK_PACKAGES.join(' ')} (or set OTEL_SDK_DISABLED=true)`;
+        return undefined;
+      },
+    );
   return started;
+}
+
+/** Why tracing was asked for but is off (SDK packages not installed), once: the next call returns undefined. */
+export function takeTelemetryWarning(): string | undefined {
+  const m = missing;
+  missing = undefined;
+  return m;
 }
 
 /** The running telemetry, if any (synchronous: for hot paths). */

@@ -4,7 +4,7 @@
 // Builds a copy of the sources (never this worktree's dist/, which other tests are using).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from '../helpers.js';
@@ -102,6 +102,49 @@ describe(`the packed ${NAME} tarball`, () => {
     expect(run.code, run.all).toBe(0);
     expect(JSON.stringify(JSON.parse(run.stdout))).toContain('"words":5');
     expect(sh(APP, 'npx', ['--no-install', NAME, '--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('leaves out the optional OpenTelemetry SDK: tracing asked for runs the tool untraced and says so once', () => {
+    const pkg = JSON.parse(readFileSync(join(APP, 'node_modules', NAME, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    expect(Object.keys(pkg.dependencies).filter((d) => d.startsWith('@opentelemetry/'))).toEqual([
+      '@opentelemetry/api',
+    ]);
+    expect(pkg.peerDependenciesMeta['@opentelemetry/sdk-trace-node']?.optional).toBe(true);
+    expect(existsSync(join(APP, 'node_modules', '@opentelemetry', 'sdk-trace-node'))).toBe(false);
+    expect(existsSync(join(APP, 'node_modules', '@opentelemetry', 'api'))).toBe(true);
+
+    const traced = { ...ENV, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' };
+    const r = spawnSync('npx', ['--no-install', 'toolbox', 'run', 'word_count', '--text', 'a b c', '--json'], {
+      cwd: APP,
+      env: traced,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(r.stdout))).toContain('3');
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: tracing is on'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('npm install @opentelemetry/sdk-trace-node');
+    // Turned off on purpose: nothing to say.
+    const off = spawnSync('npx', ['--no-install', 'toolbox', 'run', 'word_count', '--text', 'a b c', '--json'], {
+      cwd: APP,
+      env: { ...traced, OTEL_SDK_DISABLED: 'true' },
+      encoding: 'utf8',
+    });
+    expect(off.status, off.stderr).toBe(0);
+    expect(off.stderr).not.toContain('tracing is on');
+    // serve says it on its start line, and serves.
+    const serve = spawnSync('npx', ['--no-install', 'toolbox', 'serve'], {
+      cwd: APP,
+      env: traced,
+      encoding: 'utf8',
+      input: '',
+      timeout: 60_000,
+    });
+    expect(serve.status, serve.stderr).toBe(0);
+    expect(serve.stderr).toMatch(/toolbox serve: tracing is on .*OpenTelemetry SDK is not installed/);
   });
 
   it('the library compiles under strict TypeScript without @types/node, with typed definitions, and runs', () => {
