@@ -9,47 +9,56 @@ import { packagePath } from '../util/assets.js';
 /** Where the glossary lives: data/ at the package root. */
 export const LEXICON_FILE = packagePath('data', 'cedict-zh-en.tsv');
 
-let data: Buffer | null | undefined;
-const memo = new Map<string, readonly string[]>();
+/** A glossary lookup: the English senses of a headword, most common first; [] when unknown. */
+export type Senses = (word: string) => readonly string[];
+
 const NONE: readonly string[] = [];
 
-/** The glossary's bytes, or null when the file is missing (then nothing is translated). */
-function bytes(): Buffer | null {
-  if (data === undefined) {
-    try {
-      data = readFileSync(LEXICON_FILE);
-    } catch {
-      data = null;
+/**
+ * A lookup over the glossary file `file` (in the format above). The file is read once, on the first
+ * lookup; a missing or unreadable file, and a line without a tab or without its final newline, give
+ * [] rather than an error (then that text is simply not translated). Answers are remembered per word.
+ */
+export function openLexicon(file: string): Senses {
+  let data: Buffer | null | undefined;
+  const memo = new Map<string, readonly string[]>();
+  const bytes = (): Buffer | null => {
+    if (data === undefined) {
+      try {
+        data = readFileSync(file);
+      } catch {
+        data = null;
+      }
     }
-  }
-  return data;
+    return data;
+  };
+  return (word) => {
+    const hit = memo.get(word);
+    if (hit) return hit;
+    const b = bytes();
+    const out = b ? search(b, Buffer.from(word, 'utf8')) : NONE;
+    memo.set(word, out);
+    return out;
+  };
 }
 
-/** The English senses of a 1–2 character simplified headword, most common first; [] when unknown. */
-export function senses(word: string): readonly string[] {
-  const hit = memo.get(word);
-  if (hit) return hit;
-  const b = bytes();
-  let out = NONE;
-  if (b) {
-    const key = Buffer.from(word, 'utf8');
-    let lo = 0;
-    let hi = b.length;
-    while (lo < hi) {
-      let s = (lo + hi) >>> 1;
-      while (s > lo && b[s - 1] !== 10) s--;
-      const tab = b.indexOf(9, s);
-      const end = b.indexOf(10, tab);
-      if (tab < 0 || end < 0) break;
-      const cmp = Buffer.compare(b.subarray(s, tab), key);
-      if (cmp === 0) {
-        out = b.toString('utf8', tab + 1, end).split('|');
-        break;
-      }
-      if (cmp < 0) lo = end + 1;
-      else hi = s;
-    }
+/** Binary search of `key` among the sorted lines of `b` (each `headword<TAB>senses<LF>`). */
+function search(b: Buffer, key: Buffer): readonly string[] {
+  let lo = 0;
+  let hi = b.length;
+  while (lo < hi) {
+    let s = (lo + hi) >>> 1;
+    while (s > lo && b[s - 1] !== 10) s--;
+    const tab = b.indexOf(9, s);
+    const end = b.indexOf(10, tab);
+    if (tab < 0 || end < 0) break;
+    const cmp = Buffer.compare(b.subarray(s, tab), key);
+    if (cmp === 0) return b.toString('utf8', tab + 1, end).split('|');
+    if (cmp < 0) lo = end + 1;
+    else hi = s;
   }
-  memo.set(word, out);
-  return out;
+  return NONE;
 }
+
+/** The English senses of a 1–2 character simplified headword in the shipped glossary; [] when unknown. */
+export const senses: Senses = openLexicon(LEXICON_FILE);

@@ -1,8 +1,10 @@
 // Chinese ↔ English matching from the shipped CC-CEDICT glossary (data/cedict-zh-en.tsv).
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { LEXICON_FILE, senses } from '../../src/select/lexicon.js';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LEXICON_FILE, openLexicon, senses } from '../../src/select/lexicon.js';
 import { glossStems, segment, translateZh } from '../../src/select/translate.js';
+import { tempProject } from '../helpers.js';
 
 describe('the glossary', () => {
   it('is sorted by UTF-8 bytes with one 1–2 character headword per line, so binary search finds every line', () => {
@@ -51,6 +53,85 @@ describe('the glossary', () => {
   it('drops surnames, classifiers and particles', () => {
     expect(senses('张').join('|')).not.toMatch(/surname|classifier/);
     expect(senses('的').join('|')).not.toMatch(/particle/);
+  });
+});
+
+describe('a glossary file given by path (openLexicon)', () => {
+  let dir: ReturnType<typeof tempProject>;
+  beforeEach(() => (dir = tempProject()));
+  afterEach(() => dir.cleanup());
+  const lex = (name: string, text: string) => openLexicon(dir.write(name, text));
+
+  it('finds every headword of 1 to 9 lines, the first and the last, and nothing before, between or after them', () => {
+    const heads = ['b', 'd', 'f', 'h', 'j', 'l', 'n', 'p', 'r'];
+    for (let n = 1; n <= heads.length; n++) {
+      const own = heads.slice(0, n);
+      const look = lex(`g${n}.tsv`, own.map((h) => `${h}\t${h.toUpperCase()}|${h}${h}\n`).join(''));
+      for (const h of own) expect(look(h), `${n} lines: ${h}`).toEqual([h.toUpperCase(), h + h]);
+      // 'a' sorts before the first headword, 'z' after the last; 'c', 'e', … fall between two lines.
+      for (const k of ['a', 'c', 'e', 'g', 'i', 'k', 'm', 'o', 'q', 'z', 'bb', 'b\t', '']) {
+        expect(look(k), `${n} lines: '${k}'`).toEqual([]);
+      }
+    }
+  });
+
+  it('compares UTF-8 bytes: Chinese headwords of 1 and 2 characters, senses split at |', () => {
+    // Sorted by bytes: 下 E4 B8 8B, 下雨 E4 B8 8B E9 9B A8, 天 E5 A4 A9, 天气 E5 A4 A9 E6 B0 94, 明天 E6 98 8E …
+    const look = lex('zh.tsv', '下\tdown|below\n下雨\train\n天\tday|sky\n天气\tweather\n明天\ttomorrow\n');
+    expect(look('下')).toEqual(['down', 'below']);
+    expect(look('下雨')).toEqual(['rain']);
+    expect(look('天')).toEqual(['day', 'sky']);
+    expect(look('天气')).toEqual(['weather']);
+    expect(look('明天')).toEqual(['tomorrow']);
+    expect(look('气')).toEqual([]);
+    expect(look('天天')).toEqual([]);
+  });
+
+  it('translates nothing when the file is missing, and looks for it only once', () => {
+    const path = join(dir.dir, 'later.tsv');
+    const look = openLexicon(path);
+    expect(look('a')).toEqual([]);
+    dir.write('later.tsv', 'a\tA\nb\tB\n');
+    expect(look('b')).toEqual([]); // still the missing file it found first
+    expect(openLexicon(path)('b')).toEqual(['B']);
+  });
+
+  it('reads the file on the first lookup, not before, and only once', () => {
+    const path = join(dir.dir, 'lazy.tsv');
+    const look = openLexicon(path);
+    dir.write('lazy.tsv', 'a\tA\nb\tB\nc\tC\n');
+    expect(look('a')).toEqual(['A']);
+    dir.write('lazy.tsv', 'a\tX\nb\tY\nc\tZ\n');
+    expect(look('c')).toEqual(['C']); // the bytes of the first read
+    const b = look('b');
+    expect(b).toEqual(['B']);
+    expect(look('b')).toBe(b); // remembered
+  });
+
+  it('ignores a last line without a tab or without its final newline, and finds the lines before it', () => {
+    const noTab = lex('no-tab.tsv', 'a\tA\nb\tB\nzz\n');
+    expect(noTab('zz')).toEqual([]);
+    expect(noTab('a')).toEqual(['A']);
+    expect(noTab('b')).toEqual(['B']);
+    const noLf = lex('no-lf.tsv', 'a\tA\nb\tB\nc\tC');
+    expect(noLf('c')).toEqual([]);
+    expect(noLf('a')).toEqual(['A']);
+    expect(noLf('b')).toEqual(['B']);
+  });
+
+  it('never matches across a line end: each probe starts at the start of a line', () => {
+    // After line 'b' the search resumes after its line feed; starting 2 bytes earlier would read 'c\nd' as a headword.
+    const look = lex('lf.tsv', 'b\tbc\nd\tD\n');
+    expect(look('c\nd')).toEqual([]);
+    expect(look('d')).toEqual(['D']);
+  });
+
+  it('reads a line that starts with a tab as an empty headword, and goes on past it', () => {
+    // The first probe (byte 8 of 16) lands in the first line, whose tab is at byte 0.
+    const look = lex('tab-first.tsv', '\tempty head\nb\tB\n');
+    expect(look('b')).toEqual(['B']);
+    expect(look('')).toEqual(['empty head']);
+    expect(look('a')).toEqual([]);
   });
 });
 
