@@ -22,6 +22,14 @@ export interface SimilarFinding {
   others: number;
 }
 
+/** The work `similarPairs` did, for tests and benchmarks: deterministic for a given input (a count, not a time). */
+export interface SimilarStats {
+  /** Pairs whose cosine was computed (candidates found through the index). */
+  scored: number;
+  /** Postings written to the index: the prefix terms of every tool. */
+  indexed: number;
+}
+
 /** Per tool, stop after this many earlier tools above the threshold: the report names the closest. */
 const MAX_MATCHES = 20;
 /** Per tool, verify at most this many candidates (rarest shared terms first): bounds the worst case. */
@@ -36,7 +44,7 @@ const MAX_CANDIDATES = 4000;
  * its terms (its suffix) weigh less than `threshold` in total, so they alone cannot reach it.
  * Terms are interned as numbers and vectors kept in typed arrays: 50,000 tools fit in a few MB.
  */
-export function similarPairs(files: LintFile[], threshold: number): SimilarFinding[] {
+export function similarPairs(files: LintFile[], threshold: number, stats?: SimilarStats): SimilarFinding[] {
   const ids = new Map<string, number>();
   const vocab: string[] = [];
   const df: number[] = [];
@@ -78,6 +86,8 @@ export function similarPairs(files: LintFile[], threshold: number): SimilarFindi
   const seen = new Int32Array(vecs.length).fill(-1);
   // a's counts by term id while one pair is compared (reset after): a dense lookup, no per-tool maps.
   const scratch = new Float64Array(vocab.length);
+  let scored = 0;
+  let indexed = 0;
   for (let j = 0; j < vecs.length; j++) {
     const b = vecs[j]!;
     // Candidates: earlier tools that indexed one of b's terms (b's rarest terms first).
@@ -99,6 +109,7 @@ export function similarPairs(files: LintFile[], threshold: number): SimilarFindi
         }
         for (const t of a.tfTerms) scratch[t] = 0;
         const sim = dot / (a.norm * b.norm);
+        scored++;
         if (sim >= threshold && a.id !== b.id) {
           matches++;
           if (!best || sim > best.sim) best = { a, sim };
@@ -113,6 +124,11 @@ export function similarPairs(files: LintFile[], threshold: number): SimilarFindi
     let cut = b.terms.length;
     while (cut > 0 && Math.sqrt(suffix + b.weights[cut - 1]! ** 2) < threshold) suffix += b.weights[--cut]! ** 2;
     for (let k = 0; k < cut; k++) (index[b.terms[k]!] ??= []).push(j);
+    indexed += cut;
+  }
+  if (stats) {
+    stats.scored += scored;
+    stats.indexed += indexed;
   }
   return out;
 }
