@@ -36,7 +36,7 @@ export function openLexicon(file: string): Senses {
     const hit = memo.get(word);
     if (hit) return hit;
     const b = bytes();
-    const out = b ? search(b, Buffer.from(word, 'utf8')) : NONE;
+    const out = b ? search(b, Buffer.from(word)) : NONE;
     memo.set(word, out);
     return out;
   };

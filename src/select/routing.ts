@@ -23,6 +23,9 @@ export async function checkRouting(
 ): Promise<Diagnostic[]> {
   const withExamples = registry.entries.filter((e) => Array.isArray(e.contract.examples) && e.contract.examples.length);
   if (!withExamples.length || registry.entries.length < 2) return [];
+  const cancelled = () => new ToolboxError('cancelled', 'cancelled', { exitCode: ExitCode.cancelled });
+  // Aborted already (e.g. SIGINT during the rest of validate): stop before opening the index.
+  if (opts.signal?.aborted) throw cancelled();
   const index = await openIndex(registry.project, { registry });
   const pos = new Map(index.tools.map((t, i) => [t.id, i]));
   const out: Diagnostic[] = [];
@@ -32,7 +35,7 @@ export async function checkRouting(
     if (performance.now() - last > 50) {
       await new Promise((r) => setImmediate(r));
       last = performance.now();
-      if (opts.signal?.aborted) throw new ToolboxError('cancelled', 'cancelled', { exitCode: ExitCode.cancelled });
+      if (opts.signal?.aborted) throw cancelled();
     }
     const c = entry.contract;
     const self = pos.get(c.id);

@@ -144,7 +144,25 @@ describe('checkRouting, the edges', () => {
     expect((await checkRouting(registry, { top: 4 })).map((d) => d.path)).toEqual(['examples.0']);
   });
 
-  it('stops with code cancelled once its signal is aborted, checked between tools after 50 ms of work', async () => {
+  it('stops with code cancelled before any work when its signal is already aborted', async () => {
+    fx = fixtureProject();
+    fx.write('tool_registry/read_file.yaml', fixtureContract('read_file') + 'examples:\n  - zebra quokka\n');
+    const registry = loadRegistry(fx.project());
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(checkRouting(registry, { top: 3, signal: aborted.signal })).rejects.toMatchObject({
+      code: 'cancelled',
+      exitCode: ExitCode.cancelled,
+      message: 'cancelled',
+    });
+    // The same registry, not aborted: one warning (the example matches nothing but itself), so the stop above
+    // came before the work, not after it.
+    expect((await checkRouting(registry, { top: 3, signal: new AbortController().signal })).map((d) => d.path)).toEqual(
+      ['examples.0'],
+    );
+  });
+
+  it('stops with code cancelled once its signal is aborted during the work, checked between tools after 50 ms of work', async () => {
     fx = fixtureProject();
     for (const f of fixtureIds()) rmSync(join(fx.dir, 'tool_registry', `${f}.yaml`));
     // 500 examples, each scored against the rest of its contract: far more than 50 ms of work (about 0.2 s at
@@ -153,9 +171,11 @@ describe('checkRouting, the edges', () => {
     fx.write('tool_registry/a_big.yaml', contract('a_big', 'convert currency amounts', examples));
     fx.write('tool_registry/b_mail.yaml', contract('b_mail', 'send an email', ['send an email to my boss']));
     const registry = loadRegistry(fx.project());
+    // Aborted once the call has started (after the check on entry): the check between tools stops it.
     const aborted = new AbortController();
+    const running = checkRouting(registry, { top: 3, signal: aborted.signal });
     aborted.abort();
-    await expect(checkRouting(registry, { top: 3, signal: aborted.signal })).rejects.toMatchObject({
+    await expect(running).rejects.toMatchObject({
       code: 'cancelled',
       exitCode: ExitCode.cancelled,
       message: expect.stringMatching(/\S/),
