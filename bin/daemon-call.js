@@ -8,8 +8,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const dc = require('./daemon-client.js');
 // isatty(fd) instead of process.stdin/stdout/stderr: those getters build stream objects we may never use.
-// node:tty and node:net (~3 ms) are loaded only once a daemon's socket is there to talk to.
-const isatty = (fd) => require('node:tty').isatty(fd);
+// The socket and isatty come without node:net and node:tty where Node allows it (daemon-wire.js).
+const wire = () => require('./daemon-wire.js');
+const isatty = (fd) => wire().isatty(fd);
 
 const ACK_TIMEOUT_MS = 2000;
 const START_WAIT_MS = 5000;
@@ -90,7 +91,7 @@ function call(paths, argv, version, verbose) {
     // The socket file we try, by identity: a refused connection removes that file only, never a
     // fresh socket a new daemon bound at the same path in between.
     const tried = statOf(paths.socket);
-    const s = require('node:net').createConnection(paths.socket);
+    const s = wire().connect(paths.socket);
     let state = 'hello'; // hello → running → done
     let buf = Buffer.alloc(0);
     let interrupted = false;
