@@ -43,8 +43,13 @@ async function startDaemon(paths, env) {
   });
   fs.closeSync(log);
   child.unref();
+  // A daemon that exits with a non-zero code will not answer (it could not start, or something that
+  // is no daemon of ours holds the project's lock): stop waiting. Code 0 means another one serves.
+  let failed = false;
+  child.on('exit', (code) => (failed = code !== 0));
+  child.on('error', () => (failed = true));
   const until = Date.now() + START_WAIT_MS;
-  while (Date.now() < until) {
+  while (Date.now() < until && !failed) {
     await new Promise((r) => setTimeout(r, 25));
     if (!dc.unsafeEntry(paths.socket, 'socket')) return true;
   }

@@ -28,10 +28,16 @@ export async function daemonCommand(
     if (!status) {
       const r = await startDaemon(paths, { idleMs, env: io.env });
       if ('problem' in r)
-        throw new ToolboxError('daemon_not_started', `cannot start the daemon: ${r.problem}`, {
-          exitCode: ExitCode.registry,
-          hint: 'The socket folder must be a folder of yours with mode 0700; see docs/daemon.md.',
-        });
+        throw new ToolboxError(
+          r.lockHeld ? 'daemon_lock_held' : 'daemon_not_started',
+          `cannot start the daemon: ${r.problem}`,
+          {
+            exitCode: ExitCode.registry,
+            hint: r.lockHeld
+              ? 'A process that is no daemon of this project holds its lock; commands run directly. See docs/daemon.md.'
+              : 'The socket folder must be a folder of yours with mode 0700; see docs/daemon.md.',
+          },
+        );
       status = r;
     }
   } else if (action === 'status') status = await daemonStatus(paths);

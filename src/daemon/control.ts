@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { parseDuration } from '../util/duration.js';
 import { codePath } from '../util/assets.js';
 import { packageVersion } from '../util/version.js';
-import { DEFAULT_IDLE_MS, livePid, prepareDir } from './lifecycle.js';
+import { DEFAULT_IDLE_MS, LOCK_BUSY_EXIT, livePid, prepareDir } from './lifecycle.js';
 import { client, type DaemonPaths } from './paths.js';
 import type { DaemonStatus } from './server.js';
 
@@ -67,6 +67,8 @@ export async function stopDaemon(paths: DaemonPaths): Promise<number | undefined
 /** Why a daemon could not be started, as a value (the command turns it into an error). */
 export interface StartProblem {
   problem: string;
+  /** The daemon did not start because something that is no daemon of this project holds its lock. */
+  lockHeld?: boolean;
 }
 
 /** Start the project's daemon in the background (detached, no terminal) and wait until it answers. */
@@ -78,6 +80,8 @@ export async function startDaemon(
   if (bad) return { problem: bad };
   const log = openSync(paths.log, 'a', 0o600);
   const script = codePath('daemon-main.js');
+  // A daemon that exits with a non-zero code will never answer; code 0 means another one serves.
+  let exited: number | undefined;
   try {
     const child = spawn(process.execPath, [script, '--marker', paths.marker, '--idle', String(o.idleMs)], {
       detached: true,
@@ -85,6 +89,8 @@ export async function startDaemon(
       env: o.env,
       cwd: dirname(paths.marker),
     });
+    child.on('exit', (code) => (exited = code ?? 1));
+    child.on('error', () => (exited = 1));
     child.unref();
   } finally {
     closeSync(log);
@@ -92,6 +98,10 @@ export async function startDaemon(
   for (let i = 0; i < 200; i++) {
     const st = await daemonStatus(paths);
     if (st) return st;
+    if (exited) {
+      const lockHeld = exited === LOCK_BUSY_EXIT;
+      return { problem: `the daemon exited with code ${exited} before answering (see ${paths.log})`, lockHeld };
+    }
     await sleep(50);
   }
   return { problem: `the daemon did not answer within 10 s (see ${paths.log})` };

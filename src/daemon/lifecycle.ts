@@ -1,23 +1,26 @@
 // A daemon process from start to end: the user's 0700 socket folder (made or checked), the pid
 // file as a lock (one daemon per project), the socket, SIGTERM/SIGINT, idle stop, and cleanup.
-import { mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { fileIdent } from '../util/fs.js';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { packageVersion } from '../util/version.js';
 import { client, type DaemonPaths } from './paths.js';
 import { startReaper } from '../sandbox/reaper.js';
-import { holdsLock, livePid as pidFileHolder, takeLock } from './pidlock.js';
+import { acquireLock } from './lock.js';
+import { livePid as pidFileHolder } from './pidlock.js';
 import { DaemonServer, type Handler } from './server.js';
+
+/** Exit code of a daemon that did not start because something that is no daemon of ours holds its lock. */
+export const LOCK_BUSY_EXIT = 75;
 
 /** Ten minutes without a request in flight, unless the user says otherwise. */
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 
 /**
- * How often a serving daemon checks that the pid file still names it and that the socket path is still
- * its socket. Starters racing next to a stale pid file can, in a rare interleaving (three at once),
- * both believe they won; the one that lost the file, or whose socket another replaced, stops within
- * this interval instead of staying unreachable until its idle timeout.
+ * How often a serving daemon checks that its socket path is still its socket (someone removed or
+ * replaced it: the daemon is unreachable and stops instead of holding the project until its idle
+ * timeout) and, where the pid file is the lock (no kernel lock), that the pid file still names it.
  */
 export const SELF_CHECK_MS = 2000;
 
@@ -78,14 +81,20 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     return 3;
   }
   process.umask(0o077); // the socket file is created 0600
-  if (!takeLock(paths.pid)) {
-    log('another daemon serves this project');
-    return 0;
+  const lock = await acquireLock(paths.pid);
+  if (!('kind' in lock)) {
+    if (lock.pid !== undefined) log(`another daemon (pid ${lock.pid}) serves this project`);
+    else log(`not starting: the project's lock is held by a process that is no daemon of this project`);
+    return lock.pid !== undefined ? 0 : LOCK_BUSY_EXIT;
+  }
+  const unsafe = client.unsafeEntry(paths.socket, 'socket');
+  if (unsafe && unsafe !== 'missing') {
+    log(`not starting: ${unsafe}`);
+    lock.release();
+    return 3;
   }
   // Sandboxes caught in their setup when this process is killed are the reaper's to end.
   const reaper = startReaper();
-  // Our lock: a socket file left behind by a killed daemon is stale.
-  if (!client.unsafeEntry(paths.socket, 'socket')) unlinkQuiet(paths.socket);
   const server = new DaemonServer({
     paths,
     version,
@@ -99,33 +108,43 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGHUP', () => {}); // detached: a closing terminal is no reason to stop
+  // Listen on a name of our own, then rename the socket into place: clients never meet a socket that
+  // does not accept yet, and closing the server later unlinks only that first name (libuv unlinks the
+  // path it bound, whatever that path names by then), never the socket path, which we remove ourselves
+  // below only while it is still our socket.
+  const bindAt = `${paths.dir}/.${paths.hash}.s`;
+  unlinkQuiet(bindAt); // left by a daemon of ours killed between listen and rename (we hold the lock)
+  let bound: string | undefined;
   try {
-    await server.listen();
+    await server.listen(bindAt);
+    renameSync(bindAt, paths.socket);
+    bound = fileIdent(paths.socket);
   } catch (e) {
     log(`cannot listen on ${paths.socket}: ${(e as Error).message}`);
-    if (holdsLock(paths.pid)) unlinkQuiet(paths.pid);
+    await server.close('cannot listen');
+    unlinkQuiet(bindAt);
+    lock.release();
     reaper?.stop();
     return 3;
   }
-  const bound = fileIdent(paths.socket);
   const selfCheck = () => {
-    const why = !holdsLock(paths.pid)
+    const why = !lock.held()
       ? 'the pid file no longer names this daemon'
       : fileIdent(paths.socket) !== bound
-        ? 'another process replaced the socket'
+        ? 'another process removed or replaced the socket'
         : undefined;
     if (why) void server.close(why);
   };
   selfCheck();
   const checker = setInterval(selfCheck, SELF_CHECK_MS);
   checker.unref();
-  log(`serving ${paths.marker} on ${paths.socket} (toolbox ${version}, idle ${o.idleMs ?? DEFAULT_IDLE_MS} ms)`);
+  log(
+    `serving ${paths.marker} on ${paths.socket} (toolbox ${version}, idle ${o.idleMs ?? DEFAULT_IDLE_MS} ms, ${lock.kind} lock)`,
+  );
   await server.stopped;
   clearInterval(checker);
-  // Closing the server has already unlinked the path (libuv does, whatever the path names by then:
-  // see docs/daemon.md on a double start). This removes a socket file of ours that is still there.
   if (bound !== undefined && fileIdent(paths.socket) === bound) unlinkQuiet(paths.socket);
-  if (holdsLock(paths.pid)) unlinkQuiet(paths.pid);
+  lock.release();
   reaper?.stop();
   log('stopped');
   return 0;

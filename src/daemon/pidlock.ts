@@ -1,7 +1,9 @@
-// The daemon's pid file as a lock: one daemon per project. Taking it is atomic (link(2) of a complete
-// temp file fails when the pid file exists), and so is removing a stale one (rename it aside under a
-// unique name, then check that what was moved is the very file judged stale), so two daemons that
-// start at the same moment next to a stale pid file never both win.
+// The daemon's pid file: who serves a project (for `status` and `stop`), and the lock itself only
+// where no kernel lock exists (lock.ts; not Linux). As a lock, taking it is atomic (link(2) of a
+// complete temp file fails when the pid file exists), and so is removing a stale one (rename it aside
+// under a unique name, then check that what was moved is the very file judged stale). Two starters
+// never both win; three or more next to a stale file can, rarely: a starter that judged the old file
+// stale may move a fresh lock aside just as a third links its own (docs/daemon.md).
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { fileIdent } from '../util/fs.js';

@@ -78,10 +78,11 @@ export class DaemonServer {
     this.stopped = new Promise((r) => (this.markStopped = r));
   }
 
-  listen(): Promise<void> {
+  /** Listen on `at` (the socket path unless the caller binds elsewhere and renames it into place). */
+  listen(at = this.opts.paths.socket): Promise<void> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.opts.paths.socket, () => {
+      this.server.listen(at, () => {
         this.server.off('error', reject);
         this.armIdle();
         resolve();

@@ -289,9 +289,9 @@ describe('toolbox daemon', () => {
     expect(JSON.parse(unknown.stderr).error.code).toBe('invalid_action');
   }, 60_000);
 
-  // Starters racing next to a stale pid file can, in a rare interleaving, both believe they won
-  // (test/daemon/pidlock.test.ts races two). The one that lost the pid file, or whose socket another
-  // replaced, must stop by itself rather than stay unreachable until its idle timeout.
+  // Only the lock's holder writes the pid file and the socket (test/daemon/race.test.ts races starters).
+  // One whose pid file or socket someone else replaced anyway must stop by itself rather than stay
+  // unreachable until its idle timeout, and must not remove what is not its own.
   it('a daemon whose pid file names another live process stops by itself and leaves that file alone', async () => {
     await p.tb(['daemon', 'stop']);
     const st = JSON.parse((await p.tb(['daemon', 'start', '--json'])).stdout);
@@ -307,7 +307,7 @@ describe('toolbox daemon', () => {
     }
   }, 30_000);
 
-  it('a daemon whose socket path another process took over stops by itself', async () => {
+  it('a daemon whose socket path another process took over stops by itself and leaves that socket', async () => {
     const st = JSON.parse((await p.tb(['daemon', 'start', '--json'])).stdout);
     expect(st.running).toBe(true);
     rmSync(st.socket);
@@ -316,6 +316,7 @@ describe('toolbox daemon', () => {
     try {
       expect(await waitFor(() => startTime(st.pid) === undefined, 10_000)).toBe(true);
       expect(existsSync(st.socket.replace(/\.sock$/, '.pid'))).toBe(false); // its lock, released
+      expect(existsSync(st.socket)).toBe(true); // the other process's socket, not unlinked
     } finally {
       other.close();
     }
