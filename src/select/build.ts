@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { ToolContract } from '../contract/types.js';
 import { AtomicWriter, sweepTemps } from '../util/fs.js';
 import { nodeCrypto } from '../util/builtins.js';
-import { fieldTexts, toolTextOf } from './fields.js';
+import { fieldsOf, fieldTexts, toolTextOf } from './fields.js';
 import { LexBuilder } from './lex-build.js';
 import { docStatsOf, type DocStats } from './model.js';
 import type { FileList, IndexData, ToolRecord } from './store-format.js';
@@ -101,8 +101,8 @@ export class IndexBuilder {
       a = { stats: prev.stats, hash: textHash(c, fieldTexts(c)), tok: prev.tok, est: false };
     else {
       this.rebuilt++;
-      const texts = fieldTexts(c); // once for the statistics and the hash
-      a = { stats: docStatsOf(texts), hash: textHash(c, texts), tok: -1, est: false };
+      const { texts, nameTerms } = fieldsOf(c); // once for the statistics and the hash
+      a = { stats: docStatsOf(texts, nameTerms), hash: textHash(c, texts), tok: -1, est: false };
     }
     if (this.o.tokens && a.tok < 0) {
       if (this.o.estimate) a = { ...a, tok: estimateTokens(c), est: true };

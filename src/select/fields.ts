@@ -12,6 +12,19 @@ export type Field = (typeof FIELDS)[number];
 
 const MAX_DEPTH = 12;
 
+const SUBSCHEMAS = [
+  'items',
+  'additionalProperties',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'prefixItems',
+] as const;
+
 function walkSchema(node: unknown, params: string[], enums: string[], depth: number): void {
   if (!node || typeof node !== 'object' || depth > MAX_DEPTH) return;
   if (Array.isArray(node)) {
@@ -19,45 +32,63 @@ function walkSchema(node: unknown, params: string[], enums: string[], depth: num
     return;
   }
   const s = node as Record<string, unknown>;
-  for (const key of ['description', 'title']) if (typeof s[key] === 'string') params.push(s[key] as string);
-  for (const key of ['enum', 'examples']) {
-    if (Array.isArray(s[key]))
-      for (const v of s[key] as unknown[]) if (typeof v === 'string' || typeof v === 'number') enums.push(String(v));
-  }
+  // The keys one by one, in this order (it is the order of the text): this runs on every schema node.
+  if (typeof s.description === 'string') params.push(s.description);
+  if (typeof s.title === 'string') params.push(s.title);
+  values(s.enum, enums);
+  values(s.examples, enums);
   if (typeof s.const === 'string') enums.push(s.const);
-  for (const key of ['properties', 'patternProperties', '$defs', 'definitions']) {
-    const props = s[key];
-    if (!props || typeof props !== 'object' || Array.isArray(props)) continue;
-    for (const [name, sub] of Object.entries(props as Record<string, unknown>)) {
-      // Property names are identifiers ("cityName"); $defs names are internal labels.
-      if (key === 'properties') params.push(name);
-      walkSchema(sub, params, enums, depth + 1);
-    }
-  }
-  for (const key of [
-    'items',
-    'additionalProperties',
-    'anyOf',
-    'oneOf',
-    'allOf',
-    'not',
-    'if',
-    'then',
-    'else',
-    'prefixItems',
-  ]) {
-    if (s[key] && typeof s[key] === 'object') walkSchema(s[key], params, enums, depth + 1);
+  named(s.properties, true, params, enums, depth);
+  named(s.patternProperties, false, params, enums, depth);
+  named(s.$defs, false, params, enums, depth);
+  named(s.definitions, false, params, enums, depth);
+  for (const key of SUBSCHEMAS) {
+    const sub = s[key];
+    if (sub && typeof sub === 'object') walkSchema(sub, params, enums, depth + 1);
   }
 }
 
-/** The id, and the name only when it says more than the id (most names repeat it: count those words once). */
-function nameText(c: ToolContract): string {
-  if (!c.name) return c.id;
-  return terms(c.name).join(' ') === terms(c.id).join(' ') ? c.id : `${c.id} ${c.name}`;
+function values(list: unknown, enums: string[]): void {
+  if (Array.isArray(list))
+    for (const v of list as unknown[]) if (typeof v === 'string' || typeof v === 'number') enums.push(String(v));
+}
+
+/** Subschemas by name: property names are identifiers ("cityName"); $defs names are internal labels. */
+function named(props: unknown, isProperties: boolean, params: string[], enums: string[], depth: number): void {
+  if (!props || typeof props !== 'object' || Array.isArray(props)) return;
+  for (const [name, sub] of Object.entries(props as Record<string, unknown>)) {
+    if (isProperties) params.push(name);
+    walkSchema(sub, params, enums, depth + 1);
+  }
+}
+
+/**
+ * The name field: the id, and the name only when it says more than the id (most names repeat it:
+ * count those words once). With its terms, found anyway to compare the two: the terms of
+ * "id name" are the id's followed by the name's (a space splits every term and changes no character).
+ */
+function nameField(c: ToolContract): [string, string[]] {
+  const id = terms(c.id);
+  if (!c.name) return [c.id, id];
+  const name = terms(c.name);
+  return sameTerms(id, name) ? [c.id, id] : [`${c.id} ${c.name}`, id.concat(name)];
+}
+
+const sameTerms = (a: string[], b: string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+
+/** A contract's field texts (fieldTexts) and the terms of its name field (the first). */
+export interface Fields {
+  texts: string[];
+  nameTerms: string[];
 }
 
 /** The text of each written field of a contract (FIELDS order, without `translated`). */
 export function fieldTexts(c: ToolContract): string[] {
+  return fieldsOf(c).texts;
+}
+
+/** fieldTexts, with the name field's terms (docStatsOf then need not find them again). */
+export function fieldsOf(c: ToolContract): Fields {
   const params: string[] = [];
   const enums: string[] = [];
   // The top-level schema's own description/title repeats the tool description at best: skip it.
@@ -65,14 +96,16 @@ export function fieldTexts(c: ToolContract): string[] {
     c.schema && typeof c.schema === 'object' ? { ...c.schema, description: undefined, title: undefined } : undefined;
   walkSchema(schema, params, enums, 0);
   const tags = [...(Array.isArray(c.tags) ? c.tags : []), ...(typeof c.provider === 'string' ? [c.provider] : [])];
-  return [
-    nameText(c),
+  const [name, nameTerms] = nameField(c);
+  const texts = [
+    name,
     c.description ?? '',
     params.join(' \n '),
     enums.join(' \n '),
     tags.join(' \n '),
     (Array.isArray(c.examples) ? c.examples : []).join(' \n '),
   ];
+  return { texts, nameTerms };
 }
 
 /** All of a contract's searchable text in one string (what dense retrieval embeds). */

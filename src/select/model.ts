@@ -4,7 +4,7 @@
 // than the same term lost in a long parameter list, and a tool does not win by repeating a word.
 import type { ToolContract } from '../contract/types.js';
 import { FIELDS, fieldTexts, type Field } from './fields.js';
-import { Kind, tokenize } from './tokenize.js';
+import { analyse, Kind } from './tokenize.js';
 import { hasHan, TRANSLATED_FIELD_WEIGHT, TRANSLATED_QUERY_WEIGHT, translateZh } from './translate.js';
 
 /** The ranking model's constants (see RANK for the values and why). */
@@ -74,16 +74,24 @@ export function docStats(c: ToolContract): DocStats {
   return docStatsOf(fieldTexts(c));
 }
 
-/** docStats from a contract's fieldTexts, when the caller has them already. */
-export function docStatsOf(texts: string[]): DocStats {
+/**
+ * docStats from a contract's fieldTexts, when the caller has them already, and the terms of the
+ * name field when it has those too (fieldsOf).
+ */
+export function docStatsOf(texts: string[], nameTerms?: readonly string[]): DocStats {
   const tf: Record<string, number>[] = [];
   const len: number[] = [];
-  for (const text of texts) {
+  for (let f = 0; f < texts.length; f++) {
     const counts: Record<string, number> = Object.create(null);
-    const toks = tokenize(text);
-    for (const t of toks) counts[t.term] = (counts[t.term] ?? 0) + 1;
+    let n = 0;
+    const count = (t: string) => {
+      counts[t] = (counts[t] ?? 0) + 1;
+      n++;
+    };
+    if (f === 0 && nameTerms) nameTerms.forEach(count);
+    else analyse(texts[f]!, false, count);
     tf.push(counts);
-    len.push(toks.length);
+    len.push(n);
   }
   // The translated field: English stems of the Chinese in the name and description, and of the
   // parameter text at half weight. Tools without Chinese never open the glossary.

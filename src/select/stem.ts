@@ -149,9 +149,10 @@ function firstSwap(w: string, table: [string, string][]): string {
 
 /** The Porter stem of a lowercase English word (words of 1-2 letters and non-ASCII are kept). */
 export function stem(word: string): string {
-  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
+  // The cache holds only words that pass the test below: ask it first (most words repeat).
   let out = cache.get(word);
   if (out !== undefined) return out;
+  if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
   out = step5(step4(firstSwap(firstSwap(step1(word), STEP2), STEP3)));
   if (cache.size > 200_000) cache.clear();
   cache.set(word, out);

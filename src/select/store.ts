@@ -5,7 +5,7 @@ import type { ToolContract, ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles, discoverUnder } from '../registry/discover.js';
 import { writeFileAtomic } from '../util/fs.js';
-import { fieldTexts } from './fields.js';
+import { fieldsOf } from './fields.js';
 import { docStatsOf, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
 import { estimateTokens, textHash } from './build.js';
 import { buildFull } from './full-build.js';
@@ -351,8 +351,8 @@ async function updateIndex(
         tok = prev > 0 ? Math.round((prev * blob.length) / Math.max(1, s.blob(od!).length)) : estimateTokens(c);
         est.push(doc);
       }
-      const texts = fieldTexts(c);
-      fresh.set(doc, docStatsOf(texts));
+      const { texts, nameTerms } = fieldsOf(c);
+      fresh.set(doc, docStatsOf(texts, nameTerms));
       tools.push({ id: c.id, rel: r, line: p.line, tok, ...(c.permissions ? { permissions: c.permissions } : {}) });
       blobs.push(blob);
       hashes.push(textHash(c, texts));

@@ -38,14 +38,14 @@ export function splitIdentifiers(text: string): string {
   return text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
 }
 
-function cjk(run: string, out: Token[]): void {
+function cjk(run: string, emit: Emit): void {
   for (let start = 0; start < run.length; start += MAX_SEGMENT) {
     const piece = run.slice(start, start + MAX_SEGMENT);
     const wordAt = new Map<number, string>();
     for (const s of seg().segment(piece)) {
       if (s.isWordLike === false) continue;
       wordAt.set(s.index, s.segment);
-      if (!STOP.has(s.segment)) out.push({ term: s.segment, kind: Kind.Word });
+      if (!STOP.has(s.segment)) emit(s.segment, Kind.Word);
     }
     const chars = [...piece];
     let idx = 0;
@@ -54,44 +54,66 @@ function cjk(run: string, out: Token[]): void {
       const next = chars[i + 1];
       if (next !== undefined && !(STOP_CHARS.has(c) && STOP_CHARS.has(next))) {
         const bi = c + next;
-        if (wordAt.get(idx) !== bi) out.push({ term: bi, kind: Kind.Bigram });
+        if (wordAt.get(idx) !== bi) emit(bi, Kind.Bigram);
       }
-      if (!STOP_CHARS.has(c) && wordAt.get(idx) !== c) out.push({ term: c, kind: Kind.Char });
+      if (!STOP_CHARS.has(c) && wordAt.get(idx) !== c) emit(c, Kind.Char);
       idx += c.length;
     }
   }
 }
 
+/** Receives each term of analysed text, in order. */
+export type Emit = (term: string, kind: Kind) => void;
+
+// Cheap pre-checks that let most text skip a regex replace: identifier splitting needs a lowercase
+// letter or digit before an uppercase one, or two uppercase letters in a row.
+const MAY_SPLIT = /[\p{Ll}\p{N}]\p{Lu}|\p{Lu}\p{Lu}/u;
+const MAY_ACRONYM = /\p{L}\./u;
+
 /**
- * Analyse text into search terms: NFKC, identifier splitting, lowercase, stop words removed,
- * English words stemmed, pure numbers dropped (they match parameter examples, not topics),
- * Chinese/Japanese runs as words + bigrams + characters. `query` also drops request fillers
- * ("please", "help me").
+ * Analyse text into search terms, handed to `emit` in order: NFKC, identifier splitting, lowercase,
+ * stop words removed, English words stemmed, pure numbers dropped (they match parameter examples,
+ * not topics), Chinese/Japanese runs as words + bigrams + characters. `query` also drops request
+ * fillers ("please", "help me"). The document side calls this for every field of every tool, so it
+ * builds no token objects and skips the replaces that cannot change the text.
+ */
+export function analyse(text: string, query: boolean, emit: Emit): void {
+  if (!text) return;
+  // Dotted acronyms ("U.S.", "e.g.") become one word before punctuation splits them into letters.
+  // "%" is a word people also spell out ("15 percent", "15%"): index and query it as one.
+  let norm = text.normalize('NFKC');
+  if (MAY_SPLIT.test(norm)) norm = splitIdentifiers(norm);
+  if (MAY_ACRONYM.test(norm)) norm = norm.replace(ACRONYM, (a) => a.replace(/\./g, ''));
+  if (norm.includes('%')) norm = norm.replace(/%/g, ' percent ');
+  norm = norm.toLowerCase();
+  for (const m of norm.matchAll(SCAN)) {
+    const t = m[0];
+    const c0 = t.charCodeAt(0);
+    // Han, Hiragana and Katakana are all at U+2E80 or above, and 'ー' (script Common) can end up in
+    // a run of other letters: any other run is no CJK run, without asking the regex.
+    if ((c0 >= 0x2e80 || t.includes('ー')) && CJK_RUN.test(t)) {
+      cjk(t, emit);
+      continue;
+    }
+    if (STOP.has(t) || (c0 >= 0x30 && c0 <= 0x39 && DIGITS.test(t)) || (query && QUERY_STOP.has(t))) continue;
+    emit(stem(t), Kind.Word);
+  }
+}
+
+/**
+ * Analyse text into search terms (see `analyse`). `query` also drops request fillers ("please", "help me").
  */
 export function tokenize(text: string, opts: { query?: boolean } = {}): Token[] {
   const out: Token[] = [];
-  if (!text) return out;
-  // Dotted acronyms ("U.S.", "e.g.") become one word before punctuation splits them into letters.
-  // "%" is a word people also spell out ("15 percent", "15%"): index and query it as one.
-  const norm = splitIdentifiers(text.normalize('NFKC'))
-    .replace(ACRONYM, (a) => a.replace(/\./g, ''))
-    .replace(/%/g, ' percent ')
-    .toLowerCase();
-  for (const m of norm.matchAll(SCAN)) {
-    const t = m[0];
-    if (CJK_RUN.test(t)) {
-      cjk(t, out);
-      continue;
-    }
-    if (STOP.has(t) || DIGITS.test(t) || (opts.query && QUERY_STOP.has(t))) continue;
-    out.push({ term: stem(t), kind: Kind.Word });
-  }
+  analyse(text, !!opts.query, (term, kind) => out.push({ term, kind }));
   return out;
 }
 
 /** The terms of `text` as strings (document side). */
 export function terms(text: string): string[] {
-  return tokenize(text).map((t) => t.term);
+  const out: string[] = [];
+  analyse(text, false, (term) => out.push(term));
+  return out;
 }
 
 /**
