@@ -86,12 +86,24 @@ export function remoteRefs(
   path: (string | number)[] = [],
   out: { path: (string | number)[]; ref: string }[] = [],
 ) {
-  if (Array.isArray(schema)) schema.forEach((v, i) => remoteRefs(v, [...path, i], out));
-  else if (schema && typeof schema === 'object') {
-    for (const [k, v] of Object.entries(schema)) {
+  // `path` is used as a stack (restored on return) and copied only for a finding: this runs on every schema.
+  if (Array.isArray(schema)) {
+    for (let i = 0; i < schema.length; i++) {
+      path.push(i);
+      remoteRefs(schema[i], path, out);
+      path.pop();
+    }
+  } else if (schema && typeof schema === 'object') {
+    const o = schema as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      const v = o[k];
       if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && !v.startsWith('#'))
         out.push({ path: [...path, k], ref: v });
-      else remoteRefs(v, [...path, k], out);
+      else {
+        path.push(k);
+        remoteRefs(v, path, out);
+        path.pop();
+      }
     }
   }
   return out;

@@ -167,12 +167,15 @@ function checkJsonSchema(
 /** Local `$ref`s that resolve to nothing, and `pattern`/`patternProperties` regexes that do not parse or backtrack. */
 export function compileProblems(root: unknown): { path: PathSeg[]; message: string }[] {
   const out: { path: PathSeg[]; message: string }[] = [];
-  const regex = (p: string, path: PathSeg[]) => {
+  // The path of the node being walked, as a stack: copied only for a problem (this runs on every schema).
+  const path: PathSeg[] = [];
+  const regex = (p: string, key?: string) => {
+    const at = () => (key === undefined ? path.slice() : [...path, key]);
     try {
       new RegExp(p, 'u');
     } catch (e) {
       out.push({
-        path,
+        path: at(),
         message: `pattern ${JSON.stringify(p)} is not a valid regular expression: ${(e as Error).message}`,
       });
       return;
@@ -180,29 +183,39 @@ export function compileProblems(root: unknown): { path: PathSeg[]; message: stri
     const why = linearProblem(p);
     if (why)
       out.push({
-        path,
+        path: at(),
         message: `pattern ${JSON.stringify(p)} needs a backtracking engine (${why}); arguments are matched in linear time, so lookaround and backreferences are not supported`,
       });
   };
-  const walk = (v: unknown, path: PathSeg[]) => {
-    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, [...path, i]));
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(v[i]);
+        path.pop();
+      }
+      return;
+    }
     if (!v || typeof v !== 'object') return;
-    for (const [k, x] of Object.entries(v)) {
-      const here = [...path, k];
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      const x = o[k];
+      path.push(k);
       if (
         k === '$ref' &&
         typeof x === 'string' &&
         (x === '#' || x.startsWith('#/')) &&
         resolvePointer(root, x) === undefined
       )
-        out.push({ path: here, message: `can't resolve reference ${x}` });
-      else if (k === 'pattern' && typeof x === 'string') regex(x, here);
+        out.push({ path: path.slice(), message: `can't resolve reference ${x}` });
+      else if (k === 'pattern' && typeof x === 'string') regex(x);
       else if (k === 'patternProperties' && x && typeof x === 'object' && !Array.isArray(x))
-        for (const key of Object.keys(x)) regex(key, [...here, key]);
-      if (k !== 'enum' && k !== 'const' && k !== 'examples' && k !== 'default') walk(x, here);
+        for (const key of Object.keys(x)) regex(key, key);
+      if (k !== 'enum' && k !== 'const' && k !== 'examples' && k !== 'default') walk(x);
+      path.pop();
     }
   };
-  walk(root, []);
+  walk(root);
   return out;
 }
 
@@ -220,11 +233,21 @@ function resolvePointer(root: unknown, ref: string): unknown {
 }
 
 function findUnsafeKeys(v: unknown, path: PathSeg[] = [], out: PathSeg[][] = []): PathSeg[][] {
-  if (Array.isArray(v)) v.forEach((x, i) => findUnsafeKeys(x, [...path, i], out));
-  else if (v && typeof v === 'object') {
+  // `path` is a stack, copied only for a finding.
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      path.push(i);
+      findUnsafeKeys(v[i], path, out);
+      path.pop();
+    }
+  } else if (v && typeof v === 'object') {
     for (const k of Object.getOwnPropertyNames(v)) {
       if (UNSAFE_KEYS.has(k)) out.push([...path, k]);
-      else findUnsafeKeys((v as Record<string, unknown>)[k], [...path, k], out);
+      else {
+        path.push(k);
+        findUnsafeKeys((v as Record<string, unknown>)[k], path, out);
+        path.pop();
+      }
     }
   }
   return out;

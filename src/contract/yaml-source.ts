@@ -94,10 +94,13 @@ export function parseYamlSource(text: string): YamlSource {
   return { value, errors, locate };
 }
 
+// One decoder for every file: a decode without `stream` keeps no state from one call to the next.
+let strictUtf8: InstanceType<typeof TextDecoder> | undefined;
+
 /** Decode bytes as strict UTF-8; on failure, the 1-based line/column of the first bad byte. */
 export function decodeUtf8(bytes: Uint8Array): { text: string } | { error: string; pos: Pos } {
   try {
-    let text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    let text = (strictUtf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(bytes);
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     return { text };
   } catch {

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolEntry } from '../contract/types.js';
 import { parseContract } from '../contract/parse.js';
 import { ExitCode, ToolboxError, closest } from '../errors.js';
+import { readFileSized } from '../util/fs.js';
 import { discoverContractFiles } from './discover.js';
 import {
   CacheWriter,
@@ -46,7 +47,7 @@ const same = (c: CachedFile, st: FileStamp) =>
 export function parseOne(abs: string, st: FileStamp): CachedFile {
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(abs);
+    bytes = readFileSized(abs, st.size);
   } catch (e) {
     return {
       ...fingerprint(st),

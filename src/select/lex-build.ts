@@ -43,23 +43,31 @@ export class LexBuilder {
   private readonly lens = f64();
   private n = 0;
 
+  /** Per term number: the last tool that had it, plus one (0: none yet), and its position among that tool's terms. */
+  private seen = new Uint32Array(1024);
+  private pos = new Uint32Array(1024);
+
   add(d: DocStats): void {
-    const local = new Map<string, number>();
+    // The tool's distinct terms are numbered in the order met (its local positions) without a Map
+    // per tool: `seen` marks the terms this tool has had already.
+    const mark = this.n + 1;
+    let local = 0;
     for (let f = 0; f < d.tf.length; f++) {
       const field = d.tf[f]!;
       for (const t in field) {
-        let k = local.get(t);
-        if (k === undefined) {
-          local.set(t, (k = local.size));
-          let id = this.ids.get(t);
-          if (id === undefined) {
-            this.ids.set(t, (id = this.ids.size));
-            this.df.push(0);
-          }
+        let id = this.ids.get(t);
+        if (id === undefined) {
+          this.ids.set(t, (id = this.ids.size));
+          this.df.push(0);
+          if (id === this.seen.length) this.growSeen();
+        }
+        if (this.seen[id] !== mark) {
+          this.seen[id] = mark;
+          this.pos[id] = local++;
           this.df.a[id]!++;
           this.terms.push(id);
         }
-        this.at.push((k << 3) | f);
+        this.at.push((this.pos[id]! << 3) | f);
         this.cnt.push(field[t]!);
       }
     }
@@ -67,6 +75,15 @@ export class LexBuilder {
     this.ends.push(this.terms.n);
     this.cends.push(this.at.n);
     this.n++;
+  }
+
+  private growSeen(): void {
+    const seen = new Uint32Array(this.seen.length * 2);
+    seen.set(this.seen);
+    this.seen = seen;
+    const pos = new Uint32Array(this.pos.length * 2);
+    pos.set(this.pos);
+    this.pos = pos;
   }
 
   finish(p: RankParams = RANK): LexicalIndex {
