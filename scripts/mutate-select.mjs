@@ -25,6 +25,7 @@ const tests = (...names) =>
 export const PART_TESTS = {
   'select-rank': tests(
     'model',
+    'analysis',
     'lex-build',
     'model-parts',
     'tokenize',
