@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { packageVersion } from '../util/version.js';
 import { client, type DaemonPaths } from './paths.js';
 import { startReaper } from '../sandbox/reaper.js';
+import { setResidentVerifier, spawnVerifier } from '../select/journal.js';
 import { acquireLock } from './lock.js';
 import { livePid as pidFileHolder } from './pidlock.js';
 import { DaemonServer, type Handler } from './server.js';
@@ -104,6 +105,17 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     log,
     indexSize: () => indexSize(paths.marker),
   });
+  // The index check of a large registry runs here after the answer, not in a process per check; only
+  // an update to make (something changed, or token counts to count) starts the verifier process.
+  setResidentVerifier((project) =>
+    server.afterAnswer(() => {
+      void import('../select/store.js')
+        .then(async ({ storedIndexExact }) => {
+          if (!(await storedIndexExact(project))) spawnVerifier(project);
+        })
+        .catch(() => spawnVerifier(project)); // the process reports nothing either; the next open does
+    }),
+  );
   const onSignal = (sig: string) => void server.close(sig);
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));

@@ -68,6 +68,7 @@ export class DaemonServer {
   private served = 0;
   private idleTimer?: NodeJS.Timeout;
   private closing?: Promise<void>;
+  private readonly after: (() => void)[] = [];
   /** Resolves when the daemon has stopped (idle, `stop` request, or close()). */
   readonly stopped: Promise<void>;
   private markStopped!: () => void;
@@ -121,6 +122,28 @@ export class DaemonServer {
       this.markStopped();
     })();
     return this.closing;
+  }
+
+  /**
+   * Run `work` once the request in progress has been answered (its exit sent), never before: background
+   * work (the index check) then delays at most the requests that arrive while it runs.
+   */
+  afterAnswer(work: () => void): void {
+    this.after.push(work);
+    if (this.inflight.size === 0) this.runAfter();
+  }
+
+  private runAfter(): void {
+    if (!this.after.length) return;
+    setImmediate(() => {
+      for (const work of this.after.splice(0)) {
+        try {
+          work();
+        } catch (e) {
+          this.opts.log(`background work failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    });
   }
 
   private armIdle(): void {
@@ -229,6 +252,7 @@ export class DaemonServer {
         for (const r of releases) r();
         this.inflight.delete(ac);
         this.armIdle();
+        this.runAfter();
       })
       .catch(() => {});
   }

@@ -2,8 +2,9 @@
 // A folder's mtime changes when a file in it is created, deleted or renamed over (how editors,
 // git and `toolbox new` save), so unchanged folders mean an unchanged file list. What a folder
 // mtime misses, a file rewritten in place, is caught twice: the files of the top results are
-// checked on every query (store.ts), and a background process re-stats every file at most every
-// few seconds and updates the index when something changed (verify-main.ts).
+// checked on every query (store.ts), and a background check re-stats every file at most every few
+// seconds (a process, verify-main.ts; in the daemon, in-process after the answer, with the process
+// started only when something changed) and updates the index when something changed.
 import { readFileSync, statSync, utimesSync, closeSync, openSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
@@ -34,11 +35,14 @@ function indexStamp(indexFile: string): [number, number] | undefined {
   return st ? [st.size, st.mtimeMs] : undefined;
 }
 
-/** Remember the folders (relative to the registry) the index at `indexFile` was built from. */
-export function writeJournal(project: Project, indexFile: string, dirs: string[]): void {
+/**
+ * Remember the folders (relative to the registry) the index at `indexFile` was built from. `asOf`: when
+ * the files were looked at (a folder changed less than RACY_MS before it, or after it, is not trusted).
+ */
+export function writeJournal(project: Project, indexFile: string, dirs: string[], asOf = Date.now()): void {
   const stamp = indexStamp(indexFile);
   if (!stamp) return;
-  const now = Date.now();
+  const now = asOf;
   const mtime = dirs.map((d) => {
     const st = statSync(join(project.registryDir, d), { throwIfNoEntry: false });
     // A folder changed within RACY_MS may change again within the same mtime: record it as unknown.
@@ -74,9 +78,22 @@ export function changedFolders(
   return { dirs: j.dirs, changed };
 }
 
+/** How a resident process (the daemon) re-verifies a project's index instead of starting a process. */
+export type ResidentVerifier = (project: Project) => void;
+let resident: ResidentVerifier | undefined;
+
 /**
- * Start the background re-verification (a detached, low-priority process) unless one ran in the
- * last few seconds. Never throws and never waits: it is an optimisation's safety net.
+ * Make this process re-verify in-process (a resident daemon: it already has the code loaded, and a
+ * process per check would cost more than the check). undefined: back to the background process.
+ */
+export function setResidentVerifier(v: ResidentVerifier | undefined): void {
+  resident = v;
+}
+
+/**
+ * Start the background re-verification unless one ran in the last few seconds: in a resident process
+ * its verifier, else a detached, low-priority process. Never throws and never waits: it is an
+ * optimisation's safety net.
  */
 export function verifyInBackground(project: Project): void {
   const marker = markerPath(project);
@@ -85,6 +102,16 @@ export function verifyInBackground(project: Project): void {
     if (st && Date.now() - st.mtimeMs < VERIFY_EVERY_MS) return;
     if (st) utimesSync(marker, new Date(), new Date());
     else closeSync(openSync(marker, 'w'));
+  } catch {
+    return; /* best effort */
+  }
+  if (resident) resident(project);
+  else spawnVerifier(project);
+}
+
+/** Start the verifier process (verify-main.ts: a full open that updates the index), detached, at low priority. */
+export function spawnVerifier(project: Project): void {
+  try {
     const script = codePath('select', 'verify-main.js');
     const env = { ...process.env };
     delete env.NODE_EXTRA_CA_CERTS;

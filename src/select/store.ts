@@ -190,9 +190,14 @@ function readStored(project: Project): { index: SelectIndex; s: StoredIndex } | 
 /** Whether the files of tools `docs` still have the fingerprints the index was built from. */
 const positions = new WeakMap<FileList, Map<string, number>>();
 
-function unchangedFiles(registryDir: string, files: FileList, tools: ToolRecord[], docs: number[]): boolean {
+function positionsOf(files: FileList): Map<string, number> {
   let at = positions.get(files);
   if (!at) positions.set(files, (at = new Map(files.rel.map((r, i) => [r, i]))));
+  return at;
+}
+
+function unchangedFiles(registryDir: string, files: FileList, tools: ToolRecord[], docs: number[]): boolean {
+  const at = positionsOf(files);
   for (const d of docs) {
     const i = at.get(tools[d]!.rel);
     const st = statSync(join(registryDir, tools[d]!.rel), { throwIfNoEntry: false });
@@ -279,6 +284,45 @@ export async function openIndex(project: Project, opts: OpenOptions = {}): Promi
   if (useCache && !opts.registry && all.rel.length > large)
     writeJournal(project, binPath(project), trusted ? allDirs : dirs);
   return built;
+}
+
+/** Files stat'ed between two yields of the resident check (~5-10 ms of work here). */
+const CHECK_SLICE = 1000;
+
+/**
+ * The background check of a large registry in a resident process (the daemon): stat every contract
+ * file against the stored index, as the verifier process's full open does first, yielding to the
+ * event loop every CHECK_SLICE files so that a request arriving meanwhile waits for one slice, not the
+ * whole pass. True when the stored index is exact (no file changed, no estimated token count); the
+ * folder journal is then rewritten as that open rewrites it, with folders changed since the pass
+ * began left untrusted. False: there is an update to make, which is the verifier process's work.
+ */
+export async function storedIndexExact(project: Project): Promise<boolean> {
+  const began = Date.now();
+  const stored = readStored(project);
+  if (!stored || stored.s.est.length || !allCounted(stored.index.tools)) return false;
+  const dir = project.registryDir;
+  const dirs: string[] = [];
+  const rel: string[] = [];
+  // The registry's discovery one folder at a time (a yield between folders), in its order.
+  for (const todo = ['']; todo.length; await new Promise((r) => setImmediate(r))) {
+    const subs: string[] = [];
+    discoverUnder(dir, todo.pop()!, rel, dirs, (sub) => (subs.push(sub), true));
+    todo.push(...subs.reverse());
+  }
+  // Matched by name, not by position: sorting 50,000 names would block for tens of milliseconds.
+  const f = stored.s.files;
+  if (rel.length !== f.rel.length) return false;
+  const at = positionsOf(f);
+  for (let k = 0; k < rel.length; k++) {
+    if (k && k % CHECK_SLICE === 0) await new Promise((r) => setImmediate(r));
+    const i = at.get(rel[k]!);
+    const st = statSync(dir + '/' + rel[k], { throwIfNoEntry: false });
+    if (i === undefined || !st) return false;
+    if (st.mtimeMs !== f.mtime[i] || st.size !== f.size[i] || st.ctimeMs !== f.ctime[i]) return false;
+  }
+  if (rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), dirs, began);
+  return true;
 }
 
 /** Incremental updates stop (a full rebuild follows) once this share of the tools changed. */

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, e
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project } from '../../src/config.js';
-import { changedFolders, verifyInBackground, writeJournal } from '../../src/select/journal.js';
+import { changedFolders, setResidentVerifier, verifyInBackground, writeJournal } from '../../src/select/journal.js';
 import { tempProject } from '../helpers.js';
 
 let p: ReturnType<typeof tempProject>;
@@ -104,6 +104,21 @@ describe('verifyInBackground', () => {
     const old = age(marker(), 3_500);
     verifyInBackground(project);
     expect(statSync(marker()).mtimeMs).toBeGreaterThan(old + 3_000);
+  });
+
+  it('in a resident process, hands the project to its verifier, under the same throttle', () => {
+    const seen: Project[] = [];
+    setResidentVerifier((pr) => seen.push(pr));
+    try {
+      verifyInBackground(project);
+      verifyInBackground(project); // within 3 s: not again
+      age(marker(), 3_500);
+      verifyInBackground(project);
+      verifyInBackground({ ...project, stateDir: join(p.dir, 'no', 'such') }); // unmarkable: never handed over
+    } finally {
+      setResidentVerifier(undefined);
+    }
+    expect(seen).toEqual([project, project]);
   });
 
   it('never throws (no cache folder to mark)', () => {
