@@ -48,6 +48,7 @@ export const PART_TESTS = {
     'store',
     'store-large',
     'store-journal',
+    'store-check',
     'journal',
     'journal-parts',
     'shape',
@@ -69,6 +70,7 @@ export const FILE_TESTS = {
   'src/select/store.ts': tests(
     'store',
     'store-journal',
+    'store-check',
     'select',
     'index',
     'build',
