@@ -117,6 +117,9 @@ function call(paths, argv, version, verbose) {
       process.off('SIGINT', onSig);
       process.off('SIGTERM', onSig);
       s.destroy(); // nothing follows `exit`: no closing handshake to wait for
+      // Everything went out with write(2) already: leave now rather than tear the heap down (measured
+      // ~0.5 ms of CPU). Output handed to a stream (a full non-blocking pipe) may still be in it: normal end.
+      if (!streamed.size) process.exit(interrupted ? 130 : code);
       resolve(interrupted ? 130 : code);
     };
     const onSig = () => {
@@ -124,9 +127,9 @@ function call(paths, argv, version, verbose) {
       interrupted = true;
       send({ t: 'cancel' });
     };
-    const timer = setTimeout(() => fallback('the daemon did not answer in time'), ACK_TIMEOUT_MS);
+    let timer;
     const upFront = dc.commitsUpFront(argv); // one round trip less (see daemon-client.js)
-    s.on('connect', () =>
+    s.on('connect', () => {
       send({
         op: 'call',
         ...(upFront ? { go: true } : {}),
@@ -138,8 +141,11 @@ function call(paths, argv, version, verbose) {
         stdinTTY: isatty(0),
         out: { tty: isatty(1), columns: isatty(1) ? process.stdout.columns : undefined },
         err: { tty: isatty(2), columns: isatty(2) ? process.stderr.columns : undefined },
-      }),
-    );
+      });
+      // Armed once the request is out (the daemon works on it meanwhile). A Unix socket's connect never
+      // waits: it succeeds or fails at once, and a failure takes the 'error' path below.
+      timer = setTimeout(() => fallback('the daemon did not answer in time'), ACK_TIMEOUT_MS);
+    });
     s.on('error', (e) => {
       if (state === 'hello') {
         // Nobody listens on our own socket: a daemon that died without cleaning up. Remove it.

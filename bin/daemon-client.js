@@ -133,7 +133,7 @@ function projectMarker(cwd, argv) {
 function daemonPaths(env, cwd, argv, version) {
   let marker = projectMarker(cwd, argv);
   try {
-    marker = fs.realpathSync(marker);
+    marker = fs.realpathSync.native(marker); // one realpath(3), not an lstat per path component
   } catch {
     /* a missing registry: the name is still stable */
   }
