@@ -97,3 +97,22 @@ describe('the 4,000-candidate cap of description-similar', () => {
     expect(r.stats.scored).toBe(190 + 20 * 3979 + 20 + 4000);
   });
 });
+
+describe('which terms description-similar indexes', () => {
+  it('breaks a tie of document frequency by the term, so the same term is indexed whatever the word order', () => {
+    // V "alpha ownv", T "beta alpha ownt", U "beta ownu": alpha and beta each in 2 tools. T's weights are 1/√3:
+    // at 70 % its suffix holds 1 term (1/3 < 0.49 ≤ 2/3), so T indexes its own word and the first of alpha/beta,
+    // which is alpha (the text order would give beta). T scores V through alpha (1/(√3·√2) = 41 %, no finding);
+    // U looks for beta and finds no one: 1 pair scored. V indexes 2 terms, T 2, U 2 (1/2 ≥ 0.49).
+    const r = run([file(0, 'alpha ownv'), file(1, 'beta alpha ownt'), file(2, 'beta ownu')], 0.7);
+    expect(r).toEqual({ stats: { scored: 1, indexed: 6 }, found: [] });
+  });
+
+  it('keeps a term whose weight reaches the threshold exactly in the prefix', () => {
+    // 4 words once each: weights 1/2. At 50 % the last term alone weighs √(1/4) = 0.5, not below 0.5: nothing goes
+    // into the suffix and all 4 are indexed. At 51 % one term does (0.5 < 0.51, √0.5 ≥ 0.51): 3 are indexed.
+    const two = [file(0, 'glacier moraine fjord tundra'), file(1, 'glacier moraine fjord tundra')];
+    expect(run(two, 0.5)).toEqual({ stats: { scored: 1, indexed: 8 }, found: ['t1<t0 100% 0'] });
+    expect(run(two, 0.51)).toEqual({ stats: { scored: 1, indexed: 6 }, found: ['t1<t0 100% 0'] });
+  });
+});

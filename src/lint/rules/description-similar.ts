@@ -123,8 +123,10 @@ export function similarPairs(files: LintFile[], threshold: number, stats?: Simil
     let suffix = 0;
     let cut = b.terms.length;
     while (cut > 0 && Math.sqrt(suffix + b.weights[cut - 1]! ** 2) < threshold) suffix += b.weights[--cut]! ** 2;
-    for (let k = 0; k < cut; k++) (index[b.terms[k]!] ??= []).push(j);
-    indexed += cut;
+    for (let k = 0; k < cut; k++) {
+      (index[b.terms[k]!] ??= []).push(j);
+      indexed++;
+    }
   }
   if (stats) {
     stats.scored += scored;
