@@ -64,6 +64,7 @@ function human(out: { mode: string; project: string }, st: DaemonStatus | undefi
       `  uptime   ${Math.round(st.uptimeMs / 1000)} s (stops after ${Math.round(st.idleTimeoutMs / 1000)} s idle)`,
       `  served   ${st.requests} requests (${st.active} in flight)`,
       ...(st.tools !== undefined ? [`  index    ${st.tools} tools`] : []),
+      ...(st.reaper ? [`  reaper   ${st.reaper.on ? 'on' : `off (${st.reaper.code}): ${st.reaper.reason}`}`] : []),
     );
   if (out.mode === 'off') lines.push('note: TOOLBOX_DAEMON=off (or daemon.json): commands do not use the daemon');
   return lines.filter((l) => l !== undefined).join('\n') + '\n';

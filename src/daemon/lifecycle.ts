@@ -104,6 +104,10 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     env: { ...process.env }, // a snapshot: read per request, and process.env is slow to enumerate
     log,
     indexSize: () => indexSize(paths.marker),
+    reaper: () => reaper.state(),
+  });
+  void reaper.ready.then((st) => {
+    if (!st.on) log(`reaper off (${st.code}): ${st.reason}; a sandbox caught in its setup may outlive a killed daemon`);
   });
   // The index check of a large registry runs here after the answer, not in a process per check; only
   // an update to make (something changed, or token counts to count) starts the verifier process.
@@ -136,7 +140,7 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     await server.close('cannot listen');
     unlinkQuiet(bindAt);
     lock.release();
-    reaper?.stop();
+    reaper.stop();
     return 3;
   }
   const selfCheck = () => {
@@ -157,7 +161,7 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
   clearInterval(checker);
   if (bound !== undefined && fileIdent(paths.socket) === bound) unlinkQuiet(paths.socket);
   lock.release();
-  reaper?.stop();
+  reaper.stop();
   log('stopped');
   return 0;
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { IO } from '../io.js';
+import type { ReaperState } from '../sandbox/reaper.js';
 import { Limiter } from '../serve/limiter.js';
 import { Keep } from './keep.js';
 import { client, type DaemonPaths } from './paths.js';
@@ -30,6 +31,8 @@ export interface DaemonOptions {
   log(line: string): void;
   /** Tools in the project's select index (for status). */
   indexSize?: () => Promise<number | undefined>;
+  /** Whether the reaper stands guard, and why not (for status). */
+  reaper?: () => ReaperState;
 }
 
 /** What `toolbox daemon status` shows. */
@@ -46,6 +49,8 @@ export interface DaemonStatus {
   runtimes: number;
   /** Tools in the select index (undefined when the registry cannot be read). */
   tools?: number;
+  /** The reaper of sandboxes left by a killed daemon: on, or off with a code and why. */
+  reaper?: ReaperState;
 }
 
 // Messages written in one tick go out in one write(2) (a select's output comes in a few pieces).
@@ -105,6 +110,7 @@ export class DaemonServer {
       active: this.inflight.size,
       runtimes: this.keep.size,
       ...(tools === undefined ? {} : { tools }),
+      ...(this.opts.reaper ? { reaper: this.opts.reaper() } : {}),
     };
   }
 

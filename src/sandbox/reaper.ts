@@ -9,7 +9,17 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { setMarkerOwner } from './marked.js';
 
+// First a self-test of what the sweep needs (GNU grep's -z on /proc/<pid>/environ, a sleep that takes
+// fractions), answered on stdout: "on", or "off <code> <why>" and exit. A reaper that could not kill
+// anything says so, and `daemon status` shows it, rather than standing guard for nothing.
 const SCRIPT = `
+if ! grep -lsFz -e "TOOLBOX_REAPER_PROBE=$1" "/proc/$$/environ" >/dev/null 2>&1; then
+  echo "off grep_z grep -z cannot read /proc/<pid>/environ (GNU grep and a mounted /proc are needed)"; exit 0
+fi
+if ! sleep 0.02 2>/dev/null; then
+  echo "off sleep_fraction sleep does not accept fractions of a second"; exit 0
+fi
+echo on
 while IFS= read -r _; do :; done
 n=0
 while [ "$n" -lt 50 ]; do
@@ -28,28 +38,66 @@ while [ "$n" -lt 50 ]; do
 done
 `;
 
+/** Whether the reaper stands guard; when not, a stable code and why (`daemon status` shows both). */
+export interface ReaperState {
+  on: boolean;
+  pid?: number;
+  /** starting | no_shell | grep_z | sleep_fraction | ended */
+  code?: string;
+  reason?: string;
+}
+
 /** A started reaper: `stop()` when the process ends cleanly (it then sweeps once and exits). */
 export interface Reaper {
   tag: string;
-  pid: number;
+  pid: number | undefined;
+  state(): ReaperState;
+  /** Resolves once its self-test has answered (or it could not start). */
+  ready: Promise<ReaperState>;
   stop(): void;
 }
 
-/** Start this process's reaper; undefined when it cannot be started (the sandbox still dies with us). */
-export function startReaper(env: NodeJS.ProcessEnv = process.env): Reaper | undefined {
+/** Start this process's reaper. When it cannot work here, its state says why (the sandbox still dies with us). */
+export function startReaper(env: NodeJS.ProcessEnv = process.env): Reaper {
   const tag = randomBytes(8).toString('hex');
+  let state: ReaperState = { on: false, code: 'starting', reason: 'its self-test has not answered yet' };
+  let settle!: (s: ReaperState) => void;
+  const ready = new Promise<ReaperState>((r) => (settle = r));
+  const set = (s: ReaperState) => {
+    state = s;
+    settle(s);
+  };
   const child = spawn('/bin/sh', ['-c', SCRIPT, 'toolbox-reaper', tag], {
     detached: true, // its own session: a signal to our process group does not take it down with us
-    stdio: ['pipe', 'ignore', 'ignore'],
-    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    env: { ...env, TOOLBOX_REAPER_PROBE: tag },
   });
-  child.on('error', () => {});
-  if (child.pid === undefined || !child.stdin) return undefined;
-  child.stdin.on('error', () => {});
-  // Our end of its stdin is the only one (close-on-exec: no sandbox inherits it), so it closes
-  // exactly when we end. Neither keeps us alive.
-  (child.stdin as unknown as { unref(): void }).unref();
+  child.on('error', (e) => set({ on: false, code: 'no_shell', reason: `cannot start /bin/sh: ${e.message}` }));
+  const ended = (how: string) => set({ on: false, code: 'ended', reason: `the reaper process ended (${how})` });
+  child.on('exit', (code, signal) => {
+    if (state.on) ended(signal ?? `exit ${code}`); // before its answer, its stdout decides (below)
+  });
+  if (child.pid !== undefined && child.stdin && child.stdout) {
+    child.stdin.on('error', () => {});
+    let line = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      line += d;
+      const nl = line.indexOf('\n');
+      if (nl < 0) return;
+      const [word, code, ...why] = line.slice(0, nl).split(' ');
+      set(word === 'on' ? { on: true, pid: child.pid } : { on: false, code, reason: why.join(' ') });
+      child.stdout!.destroy(); // nothing more comes, and it must not keep us alive
+    });
+    child.stdout.on('close', () => {
+      if (state.code === 'starting') ended('before its self-test answered');
+    });
+    // Our end of its stdin is the only one (close-on-exec: no sandbox inherits it), so it closes
+    // exactly when we end. Neither keeps us alive.
+    (child.stdin as unknown as { unref(): void }).unref();
+    (child.stdout as unknown as { unref(): void }).unref();
+    setMarkerOwner(tag);
+  }
   child.unref();
-  setMarkerOwner(tag);
-  return { tag, pid: child.pid, stop: () => child.stdin?.end() };
+  return { tag, pid: child.pid, state: () => state, ready, stop: () => child.stdin?.end() };
 }
