@@ -13,7 +13,16 @@ export const SELECT_PARTS = {
   // Output and sessions: definitions, deferral, session context, dense retrieval.
   'select-session': files('definitions', 'deferral', 'context', 'dense'),
   // The on-disk index: store, its format, the in-memory index, incremental updates, the journal.
-  'select-store': files('store', 'build', 'full-build', 'store-format', 'index', 'incremental', 'journal'),
+  'select-store': files(
+    'store',
+    'build',
+    'full-build',
+    'store-format',
+    'index',
+    'incremental',
+    'journal',
+    'registry-cache',
+  ),
 };
 
 // The tests each part runs under Stryker (MUTATE_TESTS, read by vitest.mutate.config.ts). Stem, tokenizer,
@@ -44,6 +53,7 @@ export const PART_TESTS = {
     'select',
     'index',
     'build',
+    'registry-cache',
     'build-parts',
     'store',
     'store-large',
@@ -90,6 +100,8 @@ export const FILE_TESTS = {
 // that every other test file there is named by some part).
 export const NOT_RUN = {
   'test/select/mutate-parts.test.ts': 'checks the mutation scripts themselves: no mutant of src/select can change it',
+  'test/select/registry-cache-e2e.test.ts':
+    'runs the built binary and its verifier from dist/ (mutants of src/ never run)',
 };
 
 export const NOT_MUTATED = {

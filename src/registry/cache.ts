@@ -69,6 +69,11 @@ export function hasIdIndex(project: Project): boolean {
   return existsSync(shardPath(project, ID_SHARDS - 1));
 }
 
+/** Whether the registry cache and its id index exist (whatever their age: readers compare fingerprints). */
+export function hasRegistryCache(project: Project): boolean {
+  return existsSync(fullPath(project)) && hasIdIndex(project);
+}
+
 export function readCache(project: Project): RegistryCache | undefined {
   const files = readJson<Record<string, CachedFile>>(fullPath(project), project);
   return files ? { files } : undefined;

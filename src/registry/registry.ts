@@ -66,6 +66,11 @@ export interface ScanOptions {
   cache?: boolean;
   /** The contract files (sorted, relative) with their fingerprints, when the caller has just listed them. */
   listing?: { rel: string[]; stamp(i: number): FileStamp };
+  /**
+   * false: a scan that finds no registry cache writes none (select's first build of a large registry
+   * leaves it to the background verifier, which writes it from the index: src/select/registry-cache.ts).
+   */
+  writeCache?: boolean;
 }
 
 /**
@@ -82,7 +87,7 @@ export function scanRegistry(
   const useCache = opts.cache !== false;
   const prev: RegistryCache | undefined = useCache ? readCache(project) : undefined;
   // No previous cache: stream the new one. Else keep the entries and write only when something changed.
-  const writer = useCache && !prev ? new CacheWriter(project) : undefined;
+  const writer = useCache && !prev && opts.writeCache !== false ? new CacheWriter(project) : undefined;
   const files: Record<string, CachedFile> = {};
   let parsed: number;
   try {

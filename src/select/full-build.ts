@@ -16,6 +16,8 @@ export interface FullBuildOptions {
   statsFile: string;
   /** Write the statistics cache (not for a registry the caller loaded: see store.ts `rebuild`). */
   store: boolean;
+  /** Write the registry cache while reading when there is none (false: the background verifier writes it). */
+  registryCache: boolean;
 }
 
 function readStats(file: string, registryDir: string): StatsCache | undefined {
@@ -56,7 +58,7 @@ export async function buildFull(
         rel: files.rel,
         stamp: (i: number) => ({ mtimeMs: files.mtime[i]!, size: files.size[i]!, ctimeMs: files.ctime[i]! }),
       };
-      scanRegistry(project, { cache: o.useCache, listing }, (rel, f, json) => {
+      scanRegistry(project, { cache: o.useCache, listing, writeCache: o.registryCache }, (rel, f, json) => {
         const r = sort.add(rel, f);
         if ('diagnostics' in r) broken.push(rel);
         else b.add(rel, r.line, r.contract, json()!);

@@ -171,6 +171,11 @@ function fromStored(registryDir: string, buf: Uint8Array): { index: SelectIndex;
   return { index, s };
 }
 
+/** The stored index of a project's registry as it is on disk (not brought up to date), if any. */
+export function storedIndex(project: Project): StoredIndex | undefined {
+  return readStored(project)?.s;
+}
+
 // Long-running callers (the MCP server) open the index per request: keep the last one decoded.
 let memo: { file: string; mtimeMs: number; size: number; stored: { index: SelectIndex; s: StoredIndex } } | undefined;
 
@@ -444,6 +449,9 @@ async function rebuild(
     useCache,
     statsFile: statsPath(project),
     store,
+    // The build the verifier follows (a large registry's first): the answer does not wait for the
+    // registry cache (~15 MB with its id shards at 10,000 contracts); the verifier writes it from the index.
+    registryCache: !estimate,
   });
   if (store) {
     try {
