@@ -124,7 +124,7 @@ export function scanRegistry(
       const jsonOf = () => (json ??= f.contract ? JSON.stringify(f.contract) : undefined);
       visit(rel, f, jsonOf);
       if (writer) writer.add(rel, f, jsonOf());
-      else files[rel] = f;
+      else if (prev) files[rel] = f; // kept only to update that cache (never the whole registry for nothing)
     }
     return parsed;
   }
