@@ -75,19 +75,12 @@ export const PART_TESTS = {
 // A single file measured on its own (`npm run mutate -- src/select/store.ts`) runs these instead of its part's
 // tests. The large-registry tests (journal, store-large) build 2,100 contracts per test: Stryker re-runs that
 // for each mutant they cover (about a minute each here), so they are left to the recheck
-// (`npm run mutate:recheck -- store -- test/select/store-large.test.ts`).
+// (`npm run mutate:recheck -- store -- test/select/store-large.test.ts test/select/journal.test.ts …`).
 export const FILE_TESTS = {
-  'src/select/store.ts': tests(
-    'store',
-    'store-journal',
-    'store-check',
-    'select',
-    'index',
-    'build',
-    'incremental',
-    'journal-parts',
-    'commands/select',
-  ),
+  // store.ts: its own tests, with the large-registry paths reached through `largeAbove` (store-journal). The
+  // selection tests (select, index, commands/select) open the index in nearly every test: Stryker would run
+  // them all for each mutant (~40 s each here), so they are left to the recheck, with store-large and journal.
+  'src/select/store.ts': tests('store', 'store-journal', 'store-check', 'build-parts'),
   'src/select/journal.ts': tests('journal-parts', 'store'),
   'src/select/index.ts': tests('index', 'select', 'shape', 'deferral', 'dense', 'commands/select', 'policy/session'),
   // The streamed cold build: its equality with the old path (build, lex-build), and what store.ts asks of it.
