@@ -350,3 +350,65 @@ describe('trusted on the folder journal', () => {
     expect(journal().dirs.sort()).toEqual(['', 'g0', 'g1', 'g2']);
   });
 });
+
+describe('the background verifier and the journal', () => {
+  const verified = () => existsSync(cache('select-verified'));
+
+  it('is started after a large first build that estimated tokens, and after a trusted open; not otherwise', async () => {
+    await open();
+    expect(verified()).toBe(false); // nothing estimated, nothing trusted (the folders are too new)
+    await open({ tokens: true, full: true });
+    expect(verified()).toBe(false);
+    rmSync(join(p.dir, '.toolbox'), { recursive: true });
+    await open({ tokens: true });
+    expect(verified()).toBe(true); // estimated
+    rmSync(join(p.dir, '.toolbox'), { recursive: true });
+    ageFolders();
+    await open({ full: true });
+    expect(verified()).toBe(false);
+    await open(); // trusted
+    expect(verified()).toBe(true);
+    // A small registry is never trusted and never estimated.
+    rmSync(join(p.dir, '.toolbox'), { recursive: true });
+    await openIndex(project(), { tokens: true });
+    await openIndex(project(), { tokens: true });
+    expect(verified()).toBe(false);
+  });
+
+  it('a full open records the folders as they are now; an untrusted one too', async () => {
+    await open();
+    expect(journal().mtime).toEqual([-1, -1, -1, -1]); // every folder changed in the last 2 s
+    ageFolders();
+    await open({ full: true }); // nothing changed: the journal is written again with the aged folders
+    expect(journal().mtime.every((m) => m > 0)).toBe(true);
+    const byDir = () => {
+      const j = journal();
+      return Object.fromEntries(j.dirs.map((d, i) => [d, j.mtime[i]]));
+    };
+    const aged = byDir();
+    const older = new Date(Date.now() - 120_000);
+    utimesSync(reg('g1'), older, older);
+    await open(); // trusted: g1 changed, so the journal is rewritten
+    expect(byDir()).toEqual({ ...aged, g1: older.getTime() });
+    expect(aged.g1).not.toBe(older.getTime());
+  });
+
+  it('a contract in the registry folder itself is kept while that folder is unchanged, and found when added', async () => {
+    writeFileSync(reg('root.yaml'), contract(98));
+    ageFolders();
+    await open({ full: true });
+    writeFileSync(reg('g0', 'zz_new.yaml'), contract(90));
+    const ix = await open();
+    expect([ix.rebuilt, ix.fullBuild, ix.tools.length, doc(ix, 'tool_98')]).toEqual([1, false, N + 2, N + 1]);
+    expect(ix.tools[N + 1]!.rel).toBe('root.yaml');
+    ageFolders();
+    await open({ full: true });
+    writeFileSync(reg('top.yaml'), contract(99));
+    const top = await open();
+    expect([top.rebuilt, top.fullBuild, top.tools.map((t) => t.rel).slice(-2)]).toEqual([
+      1,
+      false,
+      ['root.yaml', 'top.yaml'],
+    ]);
+  });
+});
