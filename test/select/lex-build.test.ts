@@ -43,6 +43,20 @@ describe('the streamed lexical index build', () => {
     expectSame(b.finish(p), oracle(stats, p));
   });
 
+  it('equals it for tools with more distinct terms than its first scratch arrays hold (64), in any order', () => {
+    const many = (from: number, n: number): DocStats => ({
+      tf: FIELDS.map((_, f) =>
+        Object.fromEntries(Array.from({ length: n }, (_, k) => [`w${from + k}`, 1 + ((k + f) % 3)])),
+      ),
+      len: FIELDS.map(() => 3 * n),
+    });
+    const docs = [many(0, 70), stats[0]!, many(50, 200), stats[1]!, many(0, 10)];
+    const ix = buildIndex(docs);
+    expectSame(ix, oracle(docs));
+    expect(ix.terms.get('w60')!.n).toBe(2);
+    expect(ix.terms.get('w5')!.n).toBe(2);
+  });
+
   it('handles no tools, tools without text and a zero count', () => {
     expectSame(buildIndex([]), oracle([]));
     const empty: DocStats = { tf: FIELDS.map(() => ({})), len: FIELDS.map(() => 0) };
