@@ -412,3 +412,101 @@ describe('the background verifier and the journal', () => {
     ]);
   });
 });
+
+describe('what an open leaves alone', () => {
+  /** The index file's identity and mtime: a write (atomic, by rename) changes both. */
+  const written = () => {
+    const st = statSync(cache('select-index.bin'));
+    return `${st.ino}:${st.mtimeMs}`;
+  };
+
+  it('a warm open writes nothing, with estimated counts and after an exact update', async () => {
+    await open({ tokens: true }); // estimated
+    const before = written();
+    expect((await open({ tokens: true })).rebuilt).toBe(0);
+    expect(written()).toBe(before);
+    await open({ tokens: true, full: true }); // counts the estimates
+    writeFileSync(file(8), contract(8, 'Edited. '));
+    const up = await open({ tokens: true, full: true }); // counted exactly: nothing estimated is left
+    expect([up.rebuilt, up.fullBuild, tok(up, 'tool_8')]).toEqual([1, false, await exact(up, 'tool_8')]);
+    const after = written();
+    expect((await open({ tokens: true, full: true })).rebuilt).toBe(0);
+    expect((await open({ tokens: true })).rebuilt).toBe(0);
+    expect(written()).toBe(after);
+  });
+
+  it('an update without `full` keeps estimated counts estimated', async () => {
+    await open({ tokens: true }); // every count estimated
+    writeFileSync(file(8), contract(8, 'Edited. '));
+    const ix = await open({ tokens: true });
+    expect([ix.rebuilt, ix.fullBuild, tok(ix, 'tool_7'), tok(ix, 'tool_12')]).toEqual([1, false, 46, 47]);
+  });
+
+  it('an index with one tool never counted is rebuilt when tokens are asked for', async () => {
+    await open({ tokens: true, full: true }); // every count exact
+    writeFileSync(file(3), contract(3, 'Edited. '));
+    writeFileSync(reg('g1', 'bad.yaml'), 'id: bad\nname: [x\n');
+    await openIndex(project(), { largeAbove: LARGE }); // a full build (broken file) without tokens: tool_3 not counted
+    const stored = await openIndex(project(), { largeAbove: LARGE });
+    expect(stored.tools.filter((t) => t.tok < 0).map((t) => t.id)).toEqual(['tool_3']);
+    const ix = await open({ tokens: true });
+    expect([ix.fullBuild, ix.tools.filter((t) => t.tok < 0)]).toEqual([true, []]);
+    expect([tok(ix, 'tool_3'), tok(ix, 'tool_7')]).toEqual([48, 46]); // estimated: 'Edited. ' adds 8 characters, 2 tokens
+  });
+
+  it('the drift kept in the index counts removals', async () => {
+    await open();
+    unlinkSync(file(29)); // 1 of 29
+    expect((await open({ full: true })).fullBuild).toBe(false);
+    writeFileSync(file(1), contract(1, 'Edited. '));
+    writeFileSync(file(2), contract(2, 'Edited. ')); // 3 of 29: over 10 %
+    expect((await open({ full: true })).fullBuild).toBe(true);
+  });
+
+  it('the threshold is strict: at exactly largeAbove files the journal is neither trusted nor written', async () => {
+    ageFolders();
+    await open({ full: true }); // large: index and journal
+    const journalAt = statSync(cache('select-dirs.json')).mtimeMs;
+    const atN = await openIndex(project(), { largeAbove: N });
+    expect(atN.stale).toBeUndefined(); // every file stat'ed, not trusted on the journal
+    expect(statSync(cache('select-dirs.json')).mtimeMs).toBe(journalAt);
+    writeFileSync(file(4), contract(4, 'Edited. '));
+    rmSync(statsFile());
+    await openIndex(project(), { largeAbove: N });
+    expect(existsSync(statsFile())).toBe(true); // a full build, not an update
+  });
+
+  it('without its journal (lost, or of another index file) a large index is opened by stat’ing every file', async () => {
+    ageFolders();
+    await open({ full: true });
+    rmSync(cache('select-dirs.json'));
+    const ix = await open();
+    expect([ix.rebuilt, ix.fullBuild, ix.stale]).toEqual([0, false, undefined]);
+    expect(existsSync(cache('select-dirs.json'))).toBe(true); // and the journal is written again
+  });
+
+  it('a full build from a loaded registry or without the cache leaves the journal alone, so a change is still seen', async () => {
+    ageFolders();
+    await open({ full: true });
+    const j = readFileSync(cache('select-dirs.json'), 'utf8');
+    for (let i = 0; i < 4; i++) writeFileSync(reg('g0', `zz_${i}.yaml`), contract(90 + i)); // 4 of 34: a full build
+    ageFolders(); // g0 looks old again: only the journal can tell that it changed
+    expect((await openIndex(project(), { largeAbove: LARGE, registry: loadRegistry(project()) })).tools).toHaveLength(
+      N + 4,
+    );
+    expect((await openIndex(project(), { largeAbove: LARGE, cache: false })).tools).toHaveLength(N + 4);
+    expect(readFileSync(cache('select-dirs.json'), 'utf8')).toBe(j);
+    expect((await open()).tools).toHaveLength(N + 4);
+  });
+
+  it('a folder that changed with no file changed, then another change: the second is found', async () => {
+    ageFolders();
+    await open({ full: true });
+    writeFileSync(reg('g1', 'scratch.txt'), 'x'); // g1's mtime moves, no contract changes
+    const first = await open();
+    expect([first.rebuilt, first.fullBuild, first.tools.length]).toEqual([0, false, N]);
+    writeFileSync(reg('g2', 'zz_new.yaml'), contract(90));
+    const second = await open();
+    expect([second.rebuilt, second.tools.length, doc(second, 'tool_90')]).toEqual([1, N + 1, N]);
+  });
+});

@@ -131,4 +131,78 @@ describe('openIndex on a small registry', () => {
     expect(warm.tools.map((t) => t.id)).toContain('extra');
     expect(warm.rebuilt).toBe(9);
   });
+
+  it('a warm open answers the index it decoded last time, and writes nothing', async () => {
+    fx = fixtureProject();
+    await openIndex(fx.project(), { tokens: true });
+    const bin = cache('select-index.bin');
+    const st = statSync(bin);
+    const a = await openIndex(fx.project(), { tokens: true });
+    expect(await openIndex(fx.project(), { tokens: true })).toBe(a);
+    expect(await openIndex(fx.project())).toBe(a);
+    expect([statSync(bin).ino, statSync(bin).mtimeMs]).toEqual([st.ino, st.mtimeMs]);
+  });
+
+  it('an index file rewritten with the same size, or the same mtime, is read again', async () => {
+    fx = fixtureProject();
+    const file = join(fx.dir, 'tool_registry', 'stock_price.yaml');
+    const bin = cache('select-index.bin');
+    await openIndex(fx.project());
+    await openIndex(fx.project()); // decoded (and kept)
+    const size = statSync(bin).size;
+    // The same terms in another order: the index file keeps its size.
+    writeFileSync(file, fixtureContract('stock_price').replace('share price', 'price share'));
+    expect((await openIndex(fx.project())).rebuilt).toBe(1);
+    expect(statSync(bin).size).toBe(size);
+    const T = 1_700_000_000; // whole seconds: set again exactly below
+    utimesSync(bin, T, T);
+    // Read as it is now: not the index decoded before, which would be found out of date and built again.
+    const written = () => `${statSync(bin).ino}:${statSync(bin).mtimeMs}`;
+    let before = written();
+    const same = await openIndex(fx.project());
+    expect(written()).toBe(before);
+    const description = (ix: Awaited<ReturnType<typeof openIndex>>) =>
+      ix.contract(ix.tools.findIndex((t) => t.id === 'stock_price')).description;
+    expect([same.rebuilt, description(same).includes('price share')]).toEqual([0, true]);
+    // Same mtime (set back), another size.
+    writeFileSync(file, fixtureContract('stock_price').replace('share price', 'walrus tours'));
+    expect((await openIndex(fx.project())).rebuilt).toBe(1);
+    expect(statSync(bin).size).not.toBe(size);
+    utimesSync(bin, T, T);
+    before = written();
+    const again = await openIndex(fx.project());
+    expect(written()).toBe(before);
+    expect([again.rebuilt, again.lex.terms.has('tour')]).toEqual([0, true]);
+  });
+
+  it('the index file of another registry is not taken for this one, even with the same size and mtime', async () => {
+    fx = fixtureProject();
+    const other = fixtureProject();
+    try {
+      const mine = await openIndex(fx.project());
+      const theirs = await openIndex(other.project());
+      const [a, b] = [cache('select-index.bin'), join(other.dir, '.toolbox', 'cache', 'select-index.bin')];
+      expect(statSync(a).size).toBe(statSync(b).size); // same-length temp folder names
+      utimesSync(b, statSync(a).mtime, statSync(a).mtime);
+      expect((await openIndex(fx.project())).registryDir).toBe(mine.registryDir);
+      const again = await openIndex(other.project());
+      expect([again.registryDir, again.rebuilt]).toEqual([theirs.registryDir, 0]);
+      // A copied index file names the registry it was built for: not used here.
+      writeFileSync(b, readFileSync(a));
+      const copied = await openIndex(other.project());
+      expect(copied.registryDir).toBe(theirs.registryDir);
+      expect(copied.entry(0).file.startsWith(other.dir)).toBe(true);
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it('tokens asked for after a build that left one tool uncounted: that tool is counted', async () => {
+    fx = fixtureProject();
+    await openIndex(fx.project(), { tokens: true });
+    writeFileSync(join(fx.dir, 'tool_registry', 'read_file.yaml'), fixtureContract('read_file') + 'tags: [io]\n');
+    expect((await openIndex(fx.project())).tools.map((t) => t.tok)).toEqual(TOKENS.map((n, i) => (i === 3 ? -1 : n)));
+    const ix = await openIndex(fx.project(), { tokens: true });
+    expect(ix.tools.map((t) => t.tok)).toEqual(TOKENS); // tags are not part of the definition: the same count
+  });
 });
