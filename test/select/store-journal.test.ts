@@ -398,8 +398,9 @@ describe('the background verifier and the journal', () => {
     const older = new Date(Date.now() - 120_000);
     utimesSync(reg('g1'), older, older);
     await open(); // trusted: g1 changed, so the journal is rewritten
-    expect(byDir()).toEqual({ ...aged, g1: older.getTime() });
-    expect(aged.g1).not.toBe(older.getTime());
+    const g1 = statSync(reg('g1')).mtimeMs;
+    expect(byDir()).toEqual({ ...aged, g1 });
+    expect(g1).toBeLessThan(aged.g1! - 30_000);
   });
 
   it('a contract in the registry folder itself is kept while that folder is unchanged, and found when added', async () => {
