@@ -214,6 +214,13 @@ describe('IndexBuilder', () => {
     expect(readdirSync(cacheDir)).toEqual([]);
   });
 
+  it('a build without a statistics cache can be aborted too (it has nothing to remove)', async () => {
+    const b = build({ files: listOf({}) });
+    b.add('a.yaml', 1, tool('a'), '{}');
+    b.abort();
+    expect((await b.finish([])).tools.map((t) => t.id)).toEqual(['a']);
+  });
+
   it('builds without a statistics cache when it cannot be written', async () => {
     p = tempProject({ cache: 'a file, not a folder' });
     const b = build({ files: listOf({}), statsFile: join(p.dir, 'cache', 'stats.json') });
