@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../src/contract/types.js';
-import { loadRegistry } from '../../src/registry/registry.js';
+import { loadRegistry, type Registry } from '../../src/registry/registry.js';
 import { estimateTokens, IndexBuilder, textHash, type StatsCache } from '../../src/select/build.js';
 import { fieldTexts } from '../../src/select/fields.js';
 import { docStatsOf, STATS_KEY, type DocStats } from '../../src/select/model.js';
@@ -246,5 +246,18 @@ describe('buildFull', () => {
     expect((await openIndex(fx.project(), { registry: reg })).rebuilt).toBe(0);
     // without the cache, everything is.
     expect((await openIndex(fx.project(), { registry: reg, cache: false })).rebuilt).toBe(8);
+  });
+
+  it('a build that fails part way reports the failure, not an index of the tools before it', async () => {
+    const fx = fixtureProject();
+    p = fx;
+    const reg = loadRegistry(fx.project(), { cache: false });
+    // A caller's registry with an entry that has no contract: analysing it throws.
+    const hostile = {
+      ...reg,
+      entries: [...reg.entries, { ...reg.entries[0]!, contract: undefined }],
+    } as unknown as Registry;
+    await expect(openIndex(fx.project(), { registry: hostile })).rejects.toThrow(TypeError);
+    expect(existsSync(join(fx.dir, '.toolbox', 'cache', 'select-index.bin'))).toBe(false);
   });
 });
