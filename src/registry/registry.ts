@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolEntry } from '../contract/types.js';
@@ -61,6 +61,16 @@ export function parseOne(abs: string, st: FileStamp): CachedFile {
   return { ...fingerprint(st), contract: parsed.contract, line, diagnostics: parsed.diagnostics };
 }
 
+/**
+ * `join(dir, rel)` for the relative paths of a listing (discoverContractFiles: '/'-separated, no '.'
+ * or '..' parts), as one concatenation: path.join normalises the whole path, once per contract file.
+ */
+export function joiner(dir: string): (rel: string) => string {
+  if (sep !== '/') return (rel) => join(dir, rel);
+  const prefix = join(dir, '_').slice(0, -1);
+  return (rel) => prefix + rel;
+}
+
 /** Where loadRegistry and scanRegistry find the contract files. */
 export interface ScanOptions {
   cache?: boolean;
@@ -104,9 +114,10 @@ export function scanRegistry(
   function scanFiles(): number {
     let parsed = 0;
     const rels = opts.listing?.rel ?? discoverContractFiles(project.registryDir);
+    const inRegistry = joiner(project.registryDir);
     for (let i = 0; i < rels.length; i++) {
       const rel = rels[i]!;
-      const abs = join(project.registryDir, rel);
+      const abs = inRegistry(rel);
       let st: FileStamp;
       try {
         st = opts.listing ? opts.listing.stamp(i) : statSync(abs);
@@ -156,18 +167,21 @@ export function loadRegistry(project: Project, opts: ScanOptions = {}): Registry
  */
 export class Assembler {
   private readonly byId = new Map<string, { file: string; line?: number }>();
+  private readonly inRegistry: (rel: string) => string;
 
-  constructor(private readonly registryDir: string) {}
+  constructor(registryDir: string) {
+    this.inRegistry = joiner(registryDir);
+  }
 
   add(rel: string, f: CachedFile): ToolEntry | BrokenFile {
-    const file = join(this.registryDir, rel);
+    const file = this.inRegistry(rel);
     if (!f.contract) return { file, diagnostics: f.diagnostics.map((d) => ({ ...d, file })) };
     return this.claim(rel, f.contract.id, f.line) ?? { contract: f.contract, file, line: f.line };
   }
 
   /** Take `id` for the file `rel` (its id on `line`): undefined, or the file is broken (a duplicate). */
   claim(rel: string, id: string, line: number | undefined): BrokenFile | undefined {
-    const file = join(this.registryDir, rel);
+    const file = this.inRegistry(rel);
     const dup = this.byId.get(id);
     if (dup)
       return {
