@@ -36,11 +36,10 @@ export function discoverUnder(
     dirs?.push(rel);
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
-      const p = join(d, e.name);
       const r = rel ? `${rel}/${e.name}` : e.name;
       // Symlinked folders are not followed (no loops); symlinked files are read as files.
       if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name) && !skip?.(r)) walk(p, r);
+        if (!SKIP_DIRS.has(e.name) && !skip?.(r)) walk(join(d, e.name), r);
       } else if (
         (e.isFile() || e.isSymbolicLink()) &&
         /\.ya?ml$/i.test(e.name) &&
