@@ -82,7 +82,7 @@ function writePidFile(pidFile: string): void {
  * pid file appears within `graceMs` (its holder writes it right after binding) belongs to something
  * else: the caller must not wait for a daemon that will never answer.
  */
-export async function acquireLock(pidFile: string, graceMs = 300): Promise<ProjectLock | LockRefused> {
+export async function acquireLock(pidFile: string, graceMs = 1000): Promise<ProjectLock | LockRefused> {
   const got = await bindName(lockName(pidFile));
   if (got === 'unsupported') {
     if (!takeLock(pidFile)) return { pid: livePid(pidFile) };
