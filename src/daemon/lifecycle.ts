@@ -113,9 +113,10 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
   // an update to make (something changed, or token counts to count) starts the verifier process.
   setResidentVerifier((project) =>
     server.afterAnswer(() => {
-      void import('../select/store.js')
-        .then(async ({ storedIndexExact }) => {
-          if (!(await storedIndexExact(project))) spawnVerifier(project);
+      void Promise.all([import('../select/store.js'), import('../registry/cache.js')])
+        .then(async ([{ storedIndexExact }, { hasRegistryCache }]) => {
+          // The process also writes a registry cache that a large registry's first build left to it.
+          if (!(await storedIndexExact(project)) || !hasRegistryCache(project)) spawnVerifier(project);
         })
         .catch(() => spawnVerifier(project)); // the process reports nothing either; the next open does
     }),
