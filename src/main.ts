@@ -43,6 +43,16 @@ export async function run(argv: string[], io: IO): Promise<number> {
     io.stdout.write(JSON.stringify({ name: packageName(), version: packageVersion() }) + '\n');
     return 0;
   }
+  const code = await runCommand(argv, io, flags);
+  // A short-lived CLI exits right after: spans and metrics must be exported first.
+  await shutdownTelemetry();
+  const warning = takeTelemetryWarning();
+  // --json: a failed command's stderr is its one {"error": …} document, nothing after it.
+  if (warning && !(flags.json && code !== 0)) io.stderr.write(`warning: ${warning}\n`);
+  return code;
+}
+
+async function runCommand(argv: string[], io: IO, flags: { json: boolean; verbose: boolean }): Promise<number> {
   let code = 0;
   try {
     // Test hook (set only by the test suite): behave as if toolbox had a bug. It does nothing but throw.
@@ -67,11 +77,6 @@ export async function run(argv: string[], io: IO): Promise<number> {
     return code;
   } catch (e) {
     return handleError(e, io, flags);
-  } finally {
-    // A short-lived CLI exits right after: spans and metrics must be exported first.
-    await shutdownTelemetry();
-    const warning = takeTelemetryWarning();
-    if (warning) io.stderr.write(`warning: ${warning}\n`);
   }
 }
 

@@ -14,21 +14,42 @@ let handle: TelemetryHandle | undefined;
 let missing: string | undefined;
 
 /**
- * The OpenTelemetry SDK packages: optional peer dependencies (about 55 MB installed, which every user
- * would otherwise download for a feature that is off by default). Only @opentelemetry/api is a dependency.
+ * The OpenTelemetry SDK packages, in the lines toolbox is tested with (its devDependencies; the 3.x SDK
+ * and 0.3xx exporters need Node 22), about 55 MB installed: not dependencies,
+ * because nobody who leaves tracing off should download them. They are found where Node finds any
+ * package (the project's or a global node_modules); only @opentelemetry/api is a dependency. Not peer
+ * dependencies either: npm would then refuse to install toolbox next to another SDK version.
  */
 export const SDK_PACKAGES = [
-  '@opentelemetry/sdk-trace-node',
-  '@opentelemetry/sdk-metrics',
-  '@opentelemetry/resources',
-  '@opentelemetry/exporter-trace-otlp-http',
-  '@opentelemetry/exporter-metrics-otlp-http',
+  '@opentelemetry/sdk-trace-node@2.12',
+  '@opentelemetry/sdk-metrics@2.12',
+  '@opentelemetry/resources@2.12',
+  '@opentelemetry/exporter-trace-otlp-http@0.223',
+  '@opentelemetry/exporter-metrics-otlp-http@0.223',
 ] as const;
 
-const notFound = (e: unknown) => {
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
-};
+/** Where traces go, for a message: scheme, host and port only (user, password, path and query may hold secrets). */
+export function endpointOrigin(endpoint: string): string {
+  try {
+    const u = new URL(endpoint);
+    return u.protocol.startsWith('http') ? `${u.protocol}//${u.host}` : 'the configured endpoint';
+  } catch {
+    return 'the configured endpoint';
+  }
+}
+
+/** Why the SDK could not start, in words a user can act on (never the endpoint's credentials). */
+export function telemetryProblem(e: unknown, endpoint: string): string {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  const message = (typeof err?.message === 'string' ? err.message : String(e))
+    .split(endpoint)
+    .join(endpointOrigin(endpoint));
+  if (err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') {
+    const pkg = /Cannot find (?:module|package) '([^']+)'/.exec(message)?.[1];
+    return `the OpenTelemetry SDK is not installed${pkg ? ` (no ${pkg.replace(/^(.*\/node_modules\/)/, '')})` : ''}`;
+  }
+  return `the OpenTelemetry SDK could not start (${message.split('\n')[0]!.slice(0, 200)}; toolbox needs SDK 2.x and exporters 0.2xx)`;
+}
 
 /** Settings from toolbox.config.yaml's `telemetry:` section. */
 export interface TelemetryConfig {
@@ -69,10 +90,9 @@ export function ensureTelemetry(
     .then(
       (h) => (handle = h),
       (e: unknown) => {
-        // Tracing asked for, SDK not installed: the command still runs, untraced, and says so once.
-        if (!notFound(e)) throw e;
+        // Tracing must never fail a command: without a working SDK it runs untraced, and says so once.
         missing =
-          `tracing is on (${endpoint}) but the OpenTelemetry SDK is not installed, so nothing is exported: ` +
+          `tracing is on (${endpointOrigin(endpoint)}) but ${telemetryProblem(e, endpoint)}, so nothing is exported: ` +
           `npm install ${SDK_PACKAGES.join(' ')} (or set OTEL_SDK_DISABLED=true)`;
         return undefined;
       },
@@ -80,7 +100,7 @@ export function ensureTelemetry(
   return started;
 }
 
-/** Why tracing was asked for but is off (SDK packages not installed), once: the next call returns undefined. */
+/** Why tracing was asked for but is off (SDK missing or unusable), once: the next call returns undefined. */
 export function takeTelemetryWarning(): string | undefined {
   const m = missing;
   missing = undefined;

@@ -4,7 +4,7 @@
 // Builds a copy of the sources (never this worktree's dist/, which other tests are using).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from '../helpers.js';
@@ -36,6 +36,17 @@ beforeAll(() => {
   tarball = join(TMP, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
   expect(sh(TMP, 'mkdir', ['app']).code).toBe(0);
   expect(sh(APP, 'npm', ['init', '-y']).code).toBe(0);
+  // An app that already uses another major of the OpenTelemetry SDK (a local stand-in of 1.30.1):
+  // toolbox must install next to it (no peer ranges to conflict with) and never use it by mistake.
+  const standIn = join(TMP, 'otel-stand-in');
+  mkdirSync(standIn);
+  writeFileSync(
+    join(standIn, 'package.json'),
+    JSON.stringify({ name: '@opentelemetry/sdk-trace-node', version: '1.30.1', main: 'index.js' }),
+  );
+  writeFileSync(join(standIn, 'index.js'), 'module.exports = {};\n');
+  const pre = sh(APP, 'npm', ['install', '--no-audit', '--no-fund', standIn], 180_000);
+  expect(pre.code, pre.all).toBe(0);
   const r = sh(APP, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], 180_000);
   install = { code: r.code, all: r.all };
 }, 400_000);
@@ -104,38 +115,43 @@ describe(`the packed ${NAME} tarball`, () => {
     expect(sh(APP, 'npx', ['--no-install', NAME, '--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('leaves out the optional OpenTelemetry SDK: tracing asked for runs the tool untraced and says so once', () => {
+  it('leaves out the OpenTelemetry SDK: tracing asked for runs the tool untraced and says so once, without secrets', () => {
     const pkg = JSON.parse(readFileSync(join(APP, 'node_modules', NAME, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
-      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+      peerDependencies?: Record<string, string>;
     };
     expect(Object.keys(pkg.dependencies).filter((d) => d.startsWith('@opentelemetry/'))).toEqual([
       '@opentelemetry/api',
     ]);
-    expect(pkg.peerDependenciesMeta['@opentelemetry/sdk-trace-node']?.optional).toBe(true);
-    expect(existsSync(join(APP, 'node_modules', '@opentelemetry', 'sdk-trace-node'))).toBe(false);
+    expect(pkg.peerDependencies).toBeUndefined();
+    expect(existsSync(join(APP, 'node_modules', '@opentelemetry', 'sdk-metrics'))).toBe(false);
     expect(existsSync(join(APP, 'node_modules', '@opentelemetry', 'api'))).toBe(true);
+    // The app's own 1.x stand-in is still there, untouched.
+    expect(
+      JSON.parse(readFileSync(join(APP, 'node_modules', '@opentelemetry', 'sdk-trace-node', 'package.json'), 'utf8'))
+        .version,
+    ).toBe('1.30.1');
 
-    const traced = { ...ENV, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' };
-    const r = spawnSync('npx', ['--no-install', 'toolbox', 'run', 'word_count', '--text', 'a b c', '--json'], {
-      cwd: APP,
-      env: traced,
-      encoding: 'utf8',
-    });
+    const traced = { ...ENV, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://alice:s3cr3t@127.0.0.1:9/v1?api_key=XYZ' };
+    const npx = (env: Record<string, string | undefined>, ...args: string[]) =>
+      spawnSync('npx', ['--no-install', 'toolbox', ...args], { cwd: APP, env, encoding: 'utf8', input: '' });
+    const r = npx(traced, 'run', 'word_count', '--text', 'a b c', '--json');
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.stringify(JSON.parse(r.stdout))).toContain('3');
+    expect(JSON.stringify(JSON.parse(r.stdout))).toContain('"words":3');
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: tracing is on'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('npm install @opentelemetry/sdk-trace-node');
+    expect(warnings[0]).toContain('(http://127.0.0.1:9) but the OpenTelemetry SDK is not installed');
+    expect(warnings[0]).toContain('npm install @opentelemetry/sdk-trace-node@2.12 ');
+    expect(r.stderr).not.toMatch(/s3cr3t|XYZ|alice/);
+    // A failed command under --json: stderr is its one error document and nothing else.
+    const bad = npx(traced, 'run', 'word_count', '--json');
+    expect(bad.status).toBe(2);
+    expect((JSON.parse(bad.stderr) as { error: { code: string } }).error.code).toBe('invalid_arguments');
     // Turned off on purpose: nothing to say.
-    const off = spawnSync('npx', ['--no-install', 'toolbox', 'run', 'word_count', '--text', 'a b c', '--json'], {
-      cwd: APP,
-      env: { ...traced, OTEL_SDK_DISABLED: 'true' },
-      encoding: 'utf8',
-    });
+    const off = npx({ ...traced, OTEL_SDK_DISABLED: 'true' }, 'run', 'word_count', '--text', 'a b c', '--json');
     expect(off.status, off.stderr).toBe(0);
     expect(off.stderr).not.toContain('tracing is on');
-    // serve says it on its start line, and serves.
+    // serve says it on its start line (stdin closed at once: it then stops with 0).
     const serve = spawnSync('npx', ['--no-install', 'toolbox', 'serve'], {
       cwd: APP,
       env: traced,
@@ -144,7 +160,8 @@ describe(`the packed ${NAME} tarball`, () => {
       timeout: 60_000,
     });
     expect(serve.status, serve.stderr).toBe(0);
-    expect(serve.stderr).toMatch(/toolbox serve: tracing is on .*OpenTelemetry SDK is not installed/);
+    expect(serve.stderr).toMatch(/toolbox serve: tracing is on \(http:\/\/127\.0\.0\.1:9\) but the OpenTelemetry SDK/);
+    expect(serve.stderr).not.toMatch(/s3cr3t|XYZ/);
   });
 
   it('the library compiles under strict TypeScript without @types/node, with typed definitions, and runs', () => {
