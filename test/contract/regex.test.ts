@@ -1,6 +1,6 @@
 // Contract patterns: run in linear time (RE2) with ECMAScript's \u escapes, refused when only a
 // backtracking engine can run them, and flagged when they nest quantifiers.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hasNestedQuantifier, linearProblem, linearRegExp } from '../../src/contract/regex.js';
 
 describe('linearRegExp', () => {
@@ -22,6 +22,24 @@ describe('linearRegExp', () => {
     expect(linearRegExp('^\\d{2}$').test('12')).toBe(true);
     expect(linearRegExp('^\\u0041x{2}$').test('Axx')).toBe(true);
     expect(String(linearRegExp('b+'))).toBe('/b+/');
+  });
+  it('a \\u without 4 hex digits right after it is refused, not read from further on', () => {
+    // RE2 has no \u escape: only a complete \uXXXX or \u{X…} is rewritten, the rest reaches RE2 as written.
+    expect(linearProblem('\\uZ0041')).toBe('invalid escape sequence: `\\u`');
+    expect(linearProblem('^\\u004G$')).toBe('invalid escape sequence: `\\u`');
+    expect(linearProblem('^\\u0041$')).toBeUndefined();
+  });
+  it('keeps up to 1,001 compiled patterns, then starts again', async () => {
+    vi.resetModules(); // a fresh module: an empty cache
+    const { linearRegExp: fresh } = await import('../../src/contract/regex.js');
+    const first = fresh('^k0$');
+    expect(fresh('^k0$')).toBe(first); // the same object: compiled once
+    for (let k = 1; k <= 1000; k++) fresh(`^k${k}$`);
+    expect(fresh('^k0$')).toBe(first); // 1,001 patterns kept
+    fresh('^k1001$'); // the 1,002nd clears the cache first
+    const again = fresh('^k0$');
+    expect(again).not.toBe(first);
+    expect(again.test('k0')).toBe(true);
   });
   it('a pattern ending in a backslash is a syntax error', () => {
     expect(() => linearRegExp('a\\')).toThrow();
