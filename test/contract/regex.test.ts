@@ -141,6 +141,26 @@ describe('hasNestedQuantifier', () => {
     ['(a{2,})+', true],
     ['(a+){2,}', true],
     ['(-a{,3})*', false],
+    // A bound inside the group is skipped whole ({2,}, {12,}, {2}, {2,3}), never read as the atoms { 2 , }: a
+    // lead ',' or '2' is then matched by nothing else in the group. What follows a bound is read again.
+    ['^(,a{2,}b+)*$', false],
+    ['^(,a{12,}b+)*$', false],
+    ['^(2a{2}b+)*$', false],
+    ['^(,a{2,3}b+)*$', false],
+    ['^(,a{2},b+)*$', true],
+    // A class inside the group is one atom, up to its own ']' (an escaped \] does not end it); then the next atom.
+    ['^(-[a-z][0-9]+)*$', false],
+    ['^(-[a-z]-b+)*$', true],
+    ['^(-[abc]-d+)*$', true],
+    ['^(-[\\]a]b+)*$', false],
+    // (?: is not part of the body; a class or \d first is no lead.
+    ['^(?:-a+:)*$', false],
+    ['^([a-z]b+)*$', true],
+    ['^(\\d-b+)*$', true],
+    // {x} is no quantifier, even with a {2,} later; escaped parentheses are no group; adjacent classes.
+    ['^(a{x})+b{2,}$', false],
+    ['^\\(a+\\)+$', false],
+    ['^[a][b]+$', false],
   ])('%s → %s', (p, want) => {
     expect(hasNestedQuantifier(p)).toBe(want);
   });
