@@ -161,6 +161,10 @@ describe('hasNestedQuantifier', () => {
     ['^(a{x})+b{2,}$', false],
     ['^\\(a+\\)+$', false],
     ['^[a][b]+$', false],
+    // A bound is read where the brace is, not further on: {,x} is the atoms { , x }, and its ',' is matched.
+    ['^(,a{,x}b{2}c+)*$', true],
+    // A stray ')' closes no group: the quantified text before it is still a finding (the pattern is broken anyway).
+    ['-a+)+', true],
   ])('%s → %s', (p, want) => {
     expect(hasNestedQuantifier(p)).toBe(want);
   });
