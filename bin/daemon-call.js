@@ -204,6 +204,26 @@ function call(paths, argv, version, verbose) {
       send({ t: 'cancel' });
       process.exit(0);
     };
+    // Any other write error (`> /dev/full`: ENOSPC, EIO…): said on stderr if that still works, exit 74,
+    // as on the direct path (src/main.ts outputError).
+    const broken = (fd, e) => {
+      send({ t: 'cancel' });
+      if (fd === 1) {
+        const message = `cannot write the output to stdout (${e.code ?? e.message})`;
+        const hint = 'Check where stdout goes: a full disk, or a file, pipe or terminal that was closed.';
+        try {
+          fs.writeSync(
+            2,
+            wantsJson(argv)
+              ? JSON.stringify({ error: { code: 'output_failed', message, hint } }) + '\n'
+              : `error: ${message}\nhint: ${hint}\n`,
+          );
+        } catch {
+          /* stderr is gone too: the exit code says it */
+        }
+      }
+      process.exit(74);
+    };
     // Straight to the file descriptor (no stream object to build); a non-blocking one that is full
     // (EAGAIN) hands the rest, and everything after it, to the stream, which waits for it.
     const streamed = new Set();
@@ -217,12 +237,12 @@ function call(paths, argv, version, verbose) {
         while (off < b.length) off += fs.writeSync(fd, b, off, b.length - off);
       } catch (e) {
         if (e.code === 'EPIPE') return gone();
-        if (e.code !== 'EAGAIN') throw e;
+        if (e.code !== 'EAGAIN') return broken(fd, e);
         streamed.add(fd);
         const stream = streamOf(fd);
         stream.on('error', (err) => {
           if (err.code === 'EPIPE') gone();
-          else throw err;
+          else broken(fd, err);
         });
         stream.write(b.subarray(off));
       }

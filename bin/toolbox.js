@@ -16,8 +16,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   }
   try {
     fs.writeSync(1, version + '\n');
-  } catch {
-    /* the reader went away (EPIPE): nothing to report */
+  } catch (e) {
+    // The reader went away (EPIPE): nothing to report. Anything else (`> /dev/full`): exit 74.
+    if (e.code !== 'EPIPE') {
+      process.exitCode = 74;
+      try {
+        fs.writeSync(2, `error: cannot write the output to stdout (${e.code})\n`);
+      } catch {
+        /* stderr is gone too */
+      }
+    }
   }
 } else if (argv[0] === 'select' || argv[0] === 'run') {
   // A resident daemon answers these when the user runs one (bin/daemon-call.js); else direct.

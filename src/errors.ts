@@ -11,6 +11,7 @@ export const ExitCode = {
   missingDeps: 6,
   permission: 7,
   internal: 70,
+  output: 74,
   daemonLost: 75,
   cancelled: 130,
 } as const;
@@ -30,6 +31,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   6: 'missing dependencies',
   7: 'permission denied',
   70: 'internal error (a bug in toolbox; --verbose shows the stack)',
+  74: 'the output could not be written (disk full, or stdout/stderr closed or broken)',
   75: 'the daemon went away during a call (not retried: the tool may have run)',
   130: 'cancelled (Ctrl+C)',
 };

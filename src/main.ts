@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { ExitCode, ExitError, InternalError, ToolboxError } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { fastCommand } from './fast-path.js';
@@ -118,6 +119,15 @@ function handleError(e: unknown, io: IO, flags: { json: boolean; verbose: boolea
   return INTERNAL_ERROR_EXIT;
 }
 
+/** A write to stdout or stderr failed (not EPIPE, which is a reader that left). */
+export function outputError(stream: 'stdout' | 'stderr', e: NodeJS.ErrnoException): ToolboxError {
+  return new ToolboxError('output_failed', `cannot write the output to ${stream} (${e.code ?? e.message})`, {
+    exitCode: ExitCode.output,
+    hint: `Check where ${stream} goes: a full disk, or a file, pipe or terminal that was closed.`,
+    cause: e,
+  });
+}
+
 /** Entry point of bin/toolbox.js. Ctrl+C aborts the running command and exits 130. */
 export async function main(argv: string[]): Promise<number> {
   const ac = new AbortController();
@@ -129,11 +139,28 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSig);
   process.on('SIGTERM', onSig);
-  // `toolbox list | head`: the reader went away; that is not an error.
-  for (const stream of [process.stdout, process.stderr]) {
+  // `toolbox list | head`: the reader went away; that is not an error. Any other write error
+  // (`> /dev/full`: ENOSPC, EIO…) is said on the other stream, if it still works, and exits 74.
+  for (const [fd, stream] of [[1, process.stdout] as const, [2, process.stderr] as const]) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EPIPE') process.exit(0);
-      throw e;
+      if (fd === 1) {
+        const err = outputError('stdout', e);
+        const stderr = {
+          write: (s: string) => {
+            try {
+              writeSync(2, s);
+            } catch {
+              /* stderr is gone too: the exit code says it */
+            }
+          },
+        };
+        reportError({ stderr } as unknown as IO, err, {
+          json: argv.includes('--json'),
+          verbose: false,
+        });
+      }
+      process.exit(ExitCode.output);
     });
   }
   const io = processIO(ac.signal);

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, mkdirSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildProgram } from '../../src/cli.js';
 import { EXIT_MEANINGS, ExitCode } from '../../src/errors.js';
@@ -82,6 +82,37 @@ describe('the real binary', () => {
     const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+  });
+
+  it('a write that fails for another reason (a full disk: /dev/full) exits 74 with one message, no stack', async () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const env = { PATH: process.env.PATH, HOME: process.env.HOME };
+      const runTo = (args: string[]) =>
+        new Promise<{ code: number | null; stderr: string }>((res) => {
+          const c = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', full, 'pipe'] });
+          let stderr = '';
+          c.stderr.on('data', (d) => (stderr += d));
+          c.on('close', (code) => res({ code, stderr }));
+        });
+      const human = await runTo(['list']);
+      expect(human.code).toBe(ExitCode.output);
+      expect(human.stderr).toContain('error: cannot write the output to stdout (ENOSPC)\nhint: ');
+      expect(human.stderr).not.toMatch(/\n\s+at /);
+      for (const args of [
+        ['list', '--json'],
+        ['select', 'nap', '--json'],
+        ['show', 'nap', '--json'],
+      ]) {
+        const r = await runTo(args);
+        expect(r.code, args.join(' ')).toBe(ExitCode.output);
+        expect(JSON.parse(r.stderr).error.code, args.join(' ')).toBe('output_failed');
+      }
+      const version = await runTo(['--version']);
+      expect(version).toEqual({ code: ExitCode.output, stderr: 'error: cannot write the output to stdout (ENOSPC)\n' });
+    } finally {
+      closeSync(full);
+    }
   });
 
   it('--version answers from package.json without loading dist/ (works with only bin/ and package.json)', async () => {

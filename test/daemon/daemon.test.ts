@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ExitCode } from '../../src/errors.js';
@@ -229,6 +229,32 @@ describe('toolbox daemon', () => {
     const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+    let served = before;
+    for (let i = 0; i < 30 && served === before; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      served = (await p.status()).requests as number;
+    }
+    expect(served).toBe(before + 1); // it did go through the daemon
+  }, 30_000);
+
+  it('a write that fails for another reason (/dev/full) exits 74 through the daemon too, with one JSON error', async () => {
+    const before = (await p.status()).requests as number;
+    const full = openSync('/dev/full', 'w');
+    let stderr = '';
+    let code: number | null;
+    try {
+      const child = spawn(process.execPath, [BIN, 'select', 'add two numbers', '--json'], {
+        cwd: p.dir,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...p.env },
+        stdio: ['ignore', full, 'pipe'],
+      });
+      child.stderr.on('data', (d) => (stderr += d));
+      [code] = (await once(child, 'exit')) as [number | null];
+    } finally {
+      closeSync(full);
+    }
+    expect(code).toBe(ExitCode.output);
+    expect(JSON.parse(stderr)).toMatchObject({ error: { code: 'output_failed' } });
     let served = before;
     for (let i = 0; i < 30 && served === before; i++) {
       await new Promise((r) => setTimeout(r, 100));
