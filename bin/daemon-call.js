@@ -24,8 +24,11 @@ function note(verbose, msg) {
   if (verbose) process.stderr.write(`toolbox: not using the daemon: ${msg}\n`);
 }
 
-/** Start a daemon for this project in the background (as `toolbox daemon start` does) and wait for its socket. */
-async function startDaemon(paths, env) {
+/**
+ * Start a daemon for this project in the background (as `toolbox daemon start` does) and wait for its
+ * socket: a new one, not `stale` (a dead daemon's socket, which the new daemon's rename replaces).
+ */
+async function startDaemon(paths, env, stale) {
   try {
     fs.mkdirSync(path.dirname(paths.dir), { recursive: true, mode: 0o700 });
     fs.mkdirSync(paths.dir, { mode: 0o700 });
@@ -51,7 +54,7 @@ async function startDaemon(paths, env) {
   const until = Date.now() + START_WAIT_MS;
   while (Date.now() < until && !failed) {
     await new Promise((r) => setTimeout(r, 25));
-    if (!dc.unsafeEntry(paths.socket, 'socket')) return true;
+    if (!dc.unsafeEntry(paths.socket, 'socket') && ident(statOf(paths.socket)) !== stale) return true;
   }
   return false;
 }
@@ -80,8 +83,19 @@ async function tryDaemon(argv, opts = {}) {
     else return note(verbose, `the daemon did not start (see ${paths.log})`);
   }
   if (sock) return note(verbose, sock);
-  return call(paths, argv, version, verbose);
+  const answer = await call(paths, argv, version, verbose);
+  if (typeof answer !== 'object') return answer;
+  // A dead daemon's socket. Nobody but a daemon ever touches the socket path (a client that removed
+  // it could remove a fresh daemon's socket renamed into place meanwhile); `on` starts a new daemon,
+  // whose socket replaces it, `auto` runs directly.
+  if (settings.mode !== 'on') return undefined;
+  if (!(await startDaemon(paths, env, answer.stale)))
+    return note(verbose, `the daemon did not start (see ${paths.log})`);
+  const again = await call(paths, argv, version, verbose);
+  return typeof again === 'object' ? undefined : again;
 }
+
+const ident = (st) => (st ? `${st.dev}:${st.ino}` : undefined);
 
 function statOf(file) {
   try {
@@ -91,11 +105,14 @@ function statOf(file) {
   }
 }
 
+/**
+ * The exit code of `argv` run by the daemon, undefined for the direct path, or `{ stale }` when nobody
+ * listens on the socket (ECONNREFUSED: a daemon that died; `stale` is that socket file's dev:ino).
+ */
 function call(paths, argv, version, verbose) {
   return new Promise((resolve) => {
-    // The socket file we try, by identity: a refused connection removes that file only, never a
-    // fresh socket a new daemon bound at the same path in between.
-    const tried = statOf(paths.socket);
+    // The socket file we try, by identity: after a refused connection, a daemon we start must replace it.
+    const tried = ident(statOf(paths.socket));
     const s = wire().connect(paths.socket);
     let state = 'hello'; // hello → running → done
     let buf = Buffer.alloc(0);
@@ -103,13 +120,13 @@ function call(paths, argv, version, verbose) {
     const send = (o) => {
       if (!s.destroyed) s.write(JSON.stringify(o) + '\n');
     };
-    const fallback = (why) => {
+    const fallback = (why, value) => {
       if (state !== 'hello') return;
       state = 'done';
       clearTimeout(timer);
       s.destroy();
       note(verbose, why);
-      resolve(undefined);
+      resolve(value);
     };
     const finish = (code) => {
       if (state === 'done') return;
@@ -148,15 +165,8 @@ function call(paths, argv, version, verbose) {
     });
     s.on('error', (e) => {
       if (state === 'hello') {
-        // Nobody listens on our own socket: a daemon that died without cleaning up. Remove it.
-        const now = statOf(paths.socket);
-        const same = tried && now && tried.dev === now.dev && tried.ino === now.ino;
-        if (e.code === 'ECONNREFUSED' && same && !dc.unsafeDir(paths.dir) && !dc.unsafeEntry(paths.socket, 'socket'))
-          try {
-            fs.unlinkSync(paths.socket);
-          } catch {
-            /* someone else did */
-          }
+        if (e.code === 'ECONNREFUSED')
+          return fallback('nobody listens on the socket (a daemon that died)', { stale: tried });
         return fallback(`cannot connect: ${e.code ?? e.message}`);
       }
     });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ExitCode } from '../../src/errors.js';
@@ -287,13 +287,22 @@ describe('toolbox daemon', () => {
     // in its setup: test/daemon/sigkill.test.ts), and nothing of it starts again.
     await waitFor(() => processesWith(mark).length === 0, 4000);
     expect(processesWith(mark).map(describeProcess)).toEqual([]);
-    // The next command finds a stale socket, removes it and takes the direct path.
+    // The next command finds a dead daemon's socket and takes the direct path; no client ever removes
+    // the socket path (it could remove a fresh daemon's socket renamed into place meanwhile: review4 F5).
     const st = await p.status();
     expect(st.running).toBe(false);
+    const stale = statSync(st.socket);
     const r = await p.tb(['select', 'add two numbers', '--json']);
     expect(r.code).toBe(0);
-    expect(existsSync(st.socket)).toBe(false);
-    expect((await p.tb(['daemon', 'start', '--json'])).code).toBe(0); // for the tests after this one
+    expect(JSON.parse(r.stdout).results[0].id).toBe('add');
+    expect(statSync(st.socket).ino).toBe(stale.ino);
+    // TOOLBOX_DAEMON=on starts a new daemon, whose socket replaces the dead one, and is served by it.
+    const on = await p.tb(['select', 'add two numbers', '--json'], { env: { TOOLBOX_DAEMON: 'on' } });
+    expect(on.code, on.stderr).toBe(0);
+    expect(JSON.parse(on.stdout).results[0].id).toBe('add');
+    const now = await p.status();
+    expect(now).toMatchObject({ running: true, requests: 1 });
+    expect(statSync(st.socket).ino).not.toBe(stale.ino); // for the tests after this one: a daemon runs
   }, 60_000);
 
   it('stop removes the socket and pid file; restart brings it back; start rejects a bad --idle', async () => {
