@@ -49,6 +49,30 @@ describe('parseContract diagnostics', () => {
       ],
     ],
     [
+      'a $ref to a missing last segment, next to one that exists',
+      `${B}schema:\n  type: object\n  $defs: { a: { type: string } }\n  properties:\n    a: { $ref: "#/$defs/b" }\n`,
+      [
+        "10:10 invalid-json-schema schema.properties.a.$ref | JSON Schema does not compile: can't resolve reference #/$defs/b",
+      ],
+    ],
+    [
+      'a $ref that is not a string',
+      `${B}schema:\n  type: object\n  properties:\n    a: { $ref: 5 }\n`,
+      [
+        "9:10 invalid-json-schema schema.properties.a.$ref | invalid JSON Schema: 'schema.properties.a.$ref' must be string",
+      ],
+    ],
+    [
+      "a loader's own required key: only that error, not the if/then around it",
+      'id: fx\nname: FX\ndescription: Convert money. Use when asked.\nloader: http\nloader_config: { method: GET }\nschema: { type: object }\n',
+      ["5:1 contract-schema loader_config | 'loader_config' is missing required property 'url'"],
+    ],
+    [
+      "another keyword: ajv's message after the path",
+      'id: fx\nname: ""\ndescription: Convert money. Use when asked.\nloader: command\nloader_config: { argv: [echo] }\nschema: { type: object }\n',
+      ["2:1 contract-schema name | 'name' must NOT have fewer than 1 characters"],
+    ],
+    [
       'an unsafe key in a list',
       `${B}schema:\n  type: object\n  anyOf:\n    - constructor: 1\n`,
       ["9:7 unsafe-key schema.anyOf.0.constructor | key 'constructor' is not allowed (prototype pollution guard)"],
@@ -165,6 +189,9 @@ describe('parseContract diagnostics', () => {
       `${B}schema:\n  type: object\n  properties:\n    a: { type: string, const: { pattern: "(" }, examples: [{ $ref: "#/nope" }] }\n`,
       `${B}schema:\n  type: object\n  patternProperties: { "^[a-z]+$": { type: string, pattern: "^x" } }\n  properties:\n    "x(": { type: string, description: "Amount (EUR" }\n`,
       `${B}schema:\n  type: object\n  $defs: { a: { $anchor: foo, type: string } }\n  properties:\n    b: { $ref: "#foo" }\n`,
+      // A text that looks like a reference under another key; a parameter named `pattern`.
+      `${B}schema:\n  type: object\n  properties:\n    a: { type: string, description: "#/nowhere", title: "#/x" }\n`,
+      `${B}schema:\n  type: object\n  properties:\n    pattern: { type: string, pattern: "^a+$" }\n`,
     ]) {
       const p = parse(text);
       expect(p.diagnostics).toEqual([]);
