@@ -56,6 +56,21 @@ describe('parseContract diagnostics', () => {
       ],
     ],
     [
+      'an empty segment inside a $ref is a key of its own (only a trailing one is dropped)',
+      `${B}schema:\n  type: object\n  $defs: { x: { type: string } }\n  properties:\n    a: { $ref: "#/$defs//x" }\n`,
+      [
+        "10:10 invalid-json-schema schema.properties.a.$ref | JSON Schema does not compile: can't resolve reference #/$defs//x",
+      ],
+    ],
+    [
+      'either of two required keys: both named, not the oneOf around them',
+      'id: fx\nname: FX\ndescription: Convert money. Use when asked.\nloader: mcp\nloader_config: { tool: x }\nschema: { type: object }\n',
+      [
+        "5:1 contract-schema loader_config | 'loader_config' is missing required property 'command'",
+        "5:1 contract-schema loader_config | 'loader_config' is missing required property 'url'",
+      ],
+    ],
+    [
       'a $ref that is not a string',
       `${B}schema:\n  type: object\n  properties:\n    a: { $ref: 5 }\n`,
       [
