@@ -69,6 +69,7 @@ export type Emit = (term: string, kind: Kind) => void;
 // letter or digit before an uppercase one, or two uppercase letters in a row.
 const MAY_SPLIT = /[\p{Ll}\p{N}]\p{Lu}|\p{Lu}\p{Lu}/u;
 const MAY_ACRONYM = /\p{L}\./u;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Analyse text into search terms, handed to `emit` in order: NFKC, identifier splitting, lowercase,
@@ -81,7 +82,7 @@ export function analyse(text: string, query: boolean, emit: Emit): void {
   if (!text) return;
   // Dotted acronyms ("U.S.", "e.g.") become one word before punctuation splits them into letters.
   // "%" is a word people also spell out ("15 percent", "15%"): index and query it as one.
-  let norm = text.normalize('NFKC');
+  let norm = NON_ASCII.test(text) ? text.normalize('NFKC') : text; // NFKC leaves ASCII as it is
   if (MAY_SPLIT.test(norm)) norm = splitIdentifiers(norm);
   if (MAY_ACRONYM.test(norm)) norm = norm.replace(ACRONYM, (a) => a.replace(/\./g, ''));
   if (norm.includes('%')) norm = norm.replace(/%/g, ' percent ');
