@@ -25,7 +25,8 @@ const SUBSCHEMAS = [
   'prefixItems',
 ] as const;
 
-function walkSchema(node: unknown, params: string[], enums: string[], depth: number): void {
+/** `top`: the contract's schema itself, whose description and title are skipped (see fieldsOf). */
+function walkSchema(node: unknown, params: string[], enums: string[], depth: number, top = false): void {
   if (!node || typeof node !== 'object' || depth > MAX_DEPTH) return;
   if (Array.isArray(node)) {
     for (const n of node) walkSchema(n, params, enums, depth + 1);
@@ -33,8 +34,8 @@ function walkSchema(node: unknown, params: string[], enums: string[], depth: num
   }
   const s = node as Record<string, unknown>;
   // The keys one by one, in this order (it is the order of the text): this runs on every schema node.
-  if (typeof s.description === 'string') params.push(s.description);
-  if (typeof s.title === 'string') params.push(s.title);
+  if (!top && typeof s.description === 'string') params.push(s.description);
+  if (!top && typeof s.title === 'string') params.push(s.title);
   values(s.enum, enums);
   values(s.examples, enums);
   if (typeof s.const === 'string') enums.push(s.const);
@@ -92,9 +93,9 @@ export function fieldsOf(c: ToolContract): Fields {
   const params: string[] = [];
   const enums: string[] = [];
   // The top-level schema's own description/title repeats the tool description at best: skip it.
-  const schema =
-    c.schema && typeof c.schema === 'object' ? { ...c.schema, description: undefined, title: undefined } : undefined;
-  walkSchema(schema, params, enums, 0);
+  // (A list is no schema: nothing of it is text.)
+  if (c.schema && typeof c.schema === 'object' && !Array.isArray(c.schema))
+    walkSchema(c.schema, params, enums, 0, true);
   const tags = [...(Array.isArray(c.tags) ? c.tags : []), ...(typeof c.provider === 'string' ? [c.provider] : [])];
   const [name, nameTerms] = nameField(c);
   const texts = [

@@ -117,6 +117,27 @@ describe('the document analysis against the old code', () => {
     }
   });
 
+  it('skips the top-level schema description and title, not deeper ones; a list as schema has no text', () => {
+    const base = { id: 'x_tool', description: 'd', loader: 'command', loader_config: { argv: ['echo'] } };
+    const schemas = [
+      {
+        type: 'object',
+        description: 'top words',
+        title: 'Top Title',
+        properties: { a: { description: 'deep words', title: 'Deep' } },
+      },
+      { description: 'only top' },
+      [{ description: 'in a list' }, { properties: { b: { title: 'listed' } } }],
+      'a string',
+      null,
+    ];
+    for (const schema of schemas) {
+      const c = { ...base, schema } as unknown as ToolContract;
+      expect(fieldTexts(c), JSON.stringify(schema)).toEqual(oldFieldTexts(c));
+    }
+    expect(fieldTexts({ ...base, schema: schemas[0] } as unknown as ToolContract)[2]).toBe('a \n deep words \n Deep');
+  });
+
   it('counts given name terms, not the name text, for the name field', () => {
     // Not what fieldsOf hands over: shows that the given terms are the ones counted.
     const s = docStatsOf(['weather', 'x'], ['rain', 'rain']);
