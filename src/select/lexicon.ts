@@ -16,8 +16,10 @@ const NONE: readonly string[] = [];
 
 /**
  * A lookup over the glossary file `file` (in the format above). The file is read once, on the first
- * lookup; a missing or unreadable file, and a line without a tab or without its final newline, give
- * [] rather than an error (then that text is simply not translated). Answers are remembered per word.
+ * lookup; a missing or unreadable file gives [] rather than an error (then that text is simply not
+ * translated). A malformed file is not an error either: a last line without a tab or without its final
+ * newline is never found, and a line without a tab elsewhere is read together with the next line.
+ * Answers are remembered per word.
  */
 export function openLexicon(file: string): Senses {
   let data: Buffer | null | undefined;
