@@ -509,6 +509,29 @@ describe('what an open leaves alone', () => {
     expect((await open()).tools).toHaveLength(N + 4);
   });
 
+  it('a folder changed with no file changed, then a contract added elsewhere: found (the list is not reused)', async () => {
+    ageFolders();
+    await open({ full: true });
+    const dirs = journal().dirs;
+    const last = dirs[dirs.length - 1]!; // listed again last: the journal keeps its order
+    const other = ['g0', 'g1', 'g2'].find((d) => d !== last)!;
+    writeFileSync(reg(last, 'scratch.txt'), 'x');
+    expect((await open()).tools).toHaveLength(N);
+    expect(journal().dirs).toEqual(dirs);
+    writeFileSync(reg(other, 'zz_new.yaml'), contract(90));
+    const ix = await open();
+    expect([ix.rebuilt, ix.tools.length]).toEqual([1, N + 1]);
+  });
+
+  it('with every folder too new to trust, each open lists them all again and sees a new contract', async () => {
+    await open();
+    expect((await open()).tools).toHaveLength(N); // every folder listed again, nothing changed
+    writeFileSync(reg('g0', 'zz_new.yaml'), contract(90));
+    newFolders();
+    const ix = await open();
+    expect([ix.rebuilt, ix.tools.length]).toEqual([1, N + 1]);
+  });
+
   it('a folder that changed with no file changed, then another change: the second is found', async () => {
     ageFolders();
     await open({ full: true });

@@ -183,9 +183,13 @@ describe('openIndex on a small registry', () => {
       const theirs = await openIndex(other.project());
       const [a, b] = [cache('select-index.bin'), join(other.dir, '.toolbox', 'cache', 'select-index.bin')];
       expect(statSync(a).size).toBe(statSync(b).size); // same-length temp folder names
-      utimesSync(b, statSync(a).mtime, statSync(a).mtime);
+      const T = 1_700_000_000; // whole seconds: the same mtime to the nanosecond
+      utimesSync(a, T, T);
+      utimesSync(b, T, T);
       expect((await openIndex(fx.project())).registryDir).toBe(mine.registryDir);
+      const stamp = `${statSync(b).ino}:${statSync(b).mtimeMs}`;
       const again = await openIndex(other.project());
+      expect(`${statSync(b).ino}:${statSync(b).mtimeMs}`).toBe(stamp); // read as stored, not built again
       expect([again.registryDir, again.rebuilt]).toEqual([theirs.registryDir, 0]);
       // A copied index file names the registry it was built for: not used here.
       writeFileSync(b, readFileSync(a));
