@@ -57,6 +57,30 @@ describe('the streamed lexical index build', () => {
     expect(ix.terms.get('w5')!.n).toBe(2);
   });
 
+  it('equals it past 1,024 distinct terms in all (its per-term scratch grows), and at a full length buffer', () => {
+    const wide = (from: number, n: number): DocStats => ({
+      tf: FIELDS.map((_, f) =>
+        f === 2 ? Object.fromEntries(Array.from({ length: n }, (_, k) => [`t${from + k}`, 1])) : {},
+      ),
+      len: FIELDS.map((_, f) => (f === 2 ? n : 0)),
+    });
+    const docs = [wide(0, 1500), stats[0]!, wide(1400, 300), wide(10, 5)];
+    const ix = buildIndex(docs);
+    expectSame(ix, oracle(docs));
+    expect([ix.terms.get('t1450')!.n, ix.terms.get('t12')!.n, ix.terms.get('t1699')!.n]).toEqual([2, 2, 1]);
+    // 146 tools: 1,022 field lengths in a buffer of 1,024, the averages read exactly those.
+    const full = stats.slice(0, 146);
+    expectSame(buildIndex(full), oracle(full));
+  });
+
+  it('a field no tool has any length in weighs its counts unnormalised', () => {
+    const odd: DocStats = { tf: FIELDS.map((_, f) => (f === 4 ? { x: 2 } : {})), len: FIELDS.map(() => 0) };
+    const docs = [odd, { tf: FIELDS.map(() => ({})), len: FIELDS.map(() => 0) }];
+    const ix = buildIndex(docs);
+    expectSame(ix, oracle(docs));
+    expect(Number.isFinite(ix.sat[ix.terms.get('x')!.off])).toBe(true);
+  });
+
   it('handles no tools, tools without text and a zero count', () => {
     expectSame(buildIndex([]), oracle([]));
     const empty: DocStats = { tf: FIELDS.map(() => ({})), len: FIELDS.map(() => 0) };
