@@ -69,6 +69,8 @@ describe('tokenize', () => {
   it('reads % as "percent", keeps words with digits, joins dotted acronyms, folds full-width letters', () => {
     expect(terms('15% discount')).toEqual(['percent', 'discount']);
     expect(terms('a1 b22 2024 x')).toEqual(['a1', 'b22', 'x']);
+    // Only a word of digits alone is a number: one that starts or ends with digits is a word.
+    expect(terms('3d 5g 3d4 2fa 7 42 x7')).toEqual(['3d', '5g', '3d4', '2fa', 'x7']);
     expect(terms('e.g. U.S.A. and i.e.')).toEqual(['usa']);
     expect(terms('ＡＢＣ')).toEqual(['abc']);
     expect(terms('getHTTPResponse')).toEqual(['get', 'http', 'respons']);
