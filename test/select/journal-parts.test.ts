@@ -37,6 +37,16 @@ describe('writeJournal', () => {
     expect(journal()).toEqual({ index: [3, ix.mtimeMs], dirs: ['', 'a', 'b', 'gone'], mtime: [root, a, -1, -1] });
   });
 
+  it('trusts a folder only when it changed more than 2,000 ms before the look (exactly 2,000: racy)', () => {
+    const a = age(join(project.registryDir, 'a'), 60_000);
+    writeJournal(project, index, ['a'], a + 2_000);
+    expect(journal().mtime).toEqual([-1]);
+    writeJournal(project, index, ['a'], a + 2_001);
+    expect(journal().mtime).toEqual([a]);
+    writeJournal(project, index, ['a'], a - 1); // changed after the look
+    expect(journal().mtime).toEqual([-1]);
+  });
+
   it('writes nothing without the index file', () => {
     writeJournal(project, join(project.stateDir, 'cache', 'none.bin'), ['']);
     expect(existsSync(join(project.stateDir, 'cache', 'select-dirs.json'))).toBe(false);
