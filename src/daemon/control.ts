@@ -25,8 +25,13 @@ export function projectPaths(env: NodeJS.ProcessEnv, cwd: string, o: { registry?
 /** One request/answer exchange with a daemon; undefined when none answers. */
 function ask(paths: DaemonPaths, op: 'status' | 'stop'): Promise<Record<string, unknown> | undefined> {
   if (client.unsafeDir(paths.dir) || client.unsafeEntry(paths.socket, 'socket')) return Promise.resolve(undefined);
+  return askSocket(paths.socket, op);
+}
+
+/** One control request (`status`, `stop`) on a daemon socket, unchecked; undefined when nothing answers. */
+export function askSocket(socket: string, op: string): Promise<Record<string, unknown> | undefined> {
   return new Promise((resolve) => {
-    const s = connect(paths.socket);
+    const s = connect(socket);
     let buf = '';
     const timer = setTimeout(() => (s.destroy(), resolve(undefined)), 3000);
     s.setEncoding('utf8');

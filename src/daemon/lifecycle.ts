@@ -1,7 +1,7 @@
 // A daemon process from start to end: the user's 0700 socket folder (made or checked), the pid
 // file as a lock (one daemon per project), the socket, SIGTERM/SIGINT, idle stop, and cleanup.
-import { mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { fileIdent } from '../util/fs.js';
+import { mkdirSync, renameSync, statSync } from 'node:fs';
+import { fileIdent, unlinkQuiet } from '../util/fs.js';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { packageVersion } from '../util/version.js';
@@ -59,14 +59,6 @@ async function indexSize(marker: string): Promise<number> {
   const project = resolveProject({ cwd: dirname(marker), ...(isDir ? { registry: marker } : { config: marker }) });
   return (await openIndex(project)).tools.length;
 }
-
-const unlinkQuiet = (f: string) => {
-  try {
-    unlinkSync(f);
-  } catch {
-    /* gone */
-  }
-};
 
 /**
  * Serve the project named by `marker` until idle, stopped or signalled. Resolves to the process's

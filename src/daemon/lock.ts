@@ -4,10 +4,11 @@
 // Nothing is ever judged stale, so no starter can take the lock from a live daemon and a live daemon
 // is never told it lost it. The pid file is written only by the lock's holder, for `status`/`stop`.
 // Elsewhere (no abstract sockets), the pid file itself is the lock (pidlock.ts), as before.
-import { createHash, randomBytes } from 'node:crypto';
-import { realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { basename, dirname, join } from 'node:path';
+import { unlinkQuiet, writeFileAtomic } from '../util/fs.js';
 import { holdsLock, livePid, startTime, takeLock } from './pidlock.js';
 
 /** A held project lock: `kernel` (abstract socket) or `file` (the pid file alone, where no kernel lock exists). */
@@ -55,26 +56,11 @@ function bindName(name: string): Promise<Server | 'busy' | 'unsupported'> {
   });
 }
 
-const unlinkQuiet = (f: string) => {
-  try {
-    unlinkSync(f);
-  } catch {
-    /* gone */
-  }
-};
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Write the pid file as the lock's holder: a complete temp file renamed over whatever a dead daemon left. */
 function writePidFile(pidFile: string): void {
-  const tmp = `${pidFile}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  try {
-    writeFileSync(tmp, `${process.pid} ${startTime(process.pid) ?? ''}\n`, { flag: 'wx', mode: 0o600 });
-    renameSync(tmp, pidFile);
-  } catch (e) {
-    unlinkQuiet(tmp);
-    throw e;
-  }
+  writeFileAtomic(pidFile, `${process.pid} ${startTime(process.pid) ?? ''}\n`, 0o600);
 }
 
 /**

@@ -5,9 +5,9 @@
 // never both win; three or more next to a stale file can, rarely: a starter that judged the old file
 // stale may move a fresh lock aside just as a third links its own (docs/daemon.md).
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { fileIdent } from '../util/fs.js';
-import { procStat } from '../util/proc.js';
+import { existsSync, linkSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fileIdent, unlinkQuiet } from '../util/fs.js';
+import { processRuns, procStat } from '../util/proc.js';
 import { client } from './paths.js';
 
 /**
@@ -26,12 +26,7 @@ const hasProc = () => existsSync('/proc/self/stat');
 // Without /proc (not Linux), only kill(0) can tell, and a reused pid cannot be told apart.
 const alive = (pid: number, started: string | undefined) => {
   if (hasProc()) return started !== undefined && startTime(pid) === started;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processRuns(pid);
 };
 
 const readQuiet = (f: string) => {
@@ -54,14 +49,6 @@ export function livePid(pidFile: string): number | undefined {
   if (client.unsafeEntry(pidFile, 'file')) return undefined;
   return holder(readQuiet(pidFile));
 }
-
-const unlinkQuiet = (f: string) => {
-  try {
-    unlinkSync(f);
-  } catch {
-    /* gone */
-  }
-};
 
 /** Take the pid file for this process. False when a live daemon holds it (or it is not ours to remove). */
 export function takeLock(pidFile: string): boolean {

@@ -4,7 +4,7 @@
 // once it has died: markers are then `<owner>.<call>`, with one owner tag per process.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { procStat } from '../util/proc.js';
+import { processRuns } from '../util/proc.js';
 
 let owner = '';
 
@@ -22,8 +22,7 @@ export const ownerNeedle = (tag: string): Buffer => Buffer.from(`TOOLBOX_SANDBOX
 
 /** Whether `pid` exists and is not a zombie (a zombie has released everything but its pid). */
 export function isAlive(pid: number): boolean {
-  const state = procStat(pid)?.[0];
-  return state !== undefined && !/^[ZX]/.test(state);
+  return processRuns(pid);
 }
 
 /** SIGKILL every live process whose environment holds `needle`; how many were signalled. */

@@ -201,15 +201,16 @@ function positionsOf(files: FileList): Map<string, number> {
   return at;
 }
 
+/** Whether the file at `path` is still entry `i` of the list (same mtime, size and ctime). */
+function sameAsListed(files: FileList, i: number | undefined, path: string): boolean {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (i === undefined || !st) return false;
+  return st.mtimeMs === files.mtime[i] && st.size === files.size[i] && st.ctimeMs === files.ctime[i];
+}
+
 function unchangedFiles(registryDir: string, files: FileList, tools: ToolRecord[], docs: number[]): boolean {
   const at = positionsOf(files);
-  for (const d of docs) {
-    const i = at.get(tools[d]!.rel);
-    const st = statSync(join(registryDir, tools[d]!.rel), { throwIfNoEntry: false });
-    if (i === undefined || !st) return false;
-    if (st.mtimeMs !== files.mtime[i] || st.size !== files.size[i] || st.ctimeMs !== files.ctime[i]) return false;
-  }
-  return true;
+  return docs.every((d) => sameAsListed(files, at.get(tools[d]!.rel), join(registryDir, tools[d]!.rel)));
 }
 
 const counted = new WeakMap<ToolRecord[], boolean>();
@@ -321,10 +322,7 @@ export async function storedIndexExact(project: Project): Promise<boolean> {
   const at = positionsOf(f);
   for (let k = 0; k < rel.length; k++) {
     if (k && k % CHECK_SLICE === 0) await new Promise((r) => setImmediate(r));
-    const i = at.get(rel[k]!);
-    const st = statSync(dir + '/' + rel[k], { throwIfNoEntry: false });
-    if (i === undefined || !st) return false;
-    if (st.mtimeMs !== f.mtime[i] || st.size !== f.size[i] || st.ctimeMs !== f.ctime[i]) return false;
+    if (!sameAsListed(f, at.get(rel[k]!), dir + '/' + rel[k])) return false;
   }
   if (rel.length > JOURNAL_MIN_FILES) writeJournal(project, binPath(project), dirs, began);
   return true;

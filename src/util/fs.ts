@@ -10,9 +10,10 @@ import {
   readdirSync,
   lstatSync,
   readSync,
+  unlinkSync,
 } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
-import { procStat } from './proc.js';
+import { processRuns } from './proc.js';
 import { nodeCrypto } from './builtins.js';
 
 /**
@@ -174,17 +175,6 @@ export function writeFileAtomicParts(file: string, parts: Iterable<string | Uint
   w.commit();
 }
 
-/** Whether a process runs (a zombie, killed and never reaped, does not). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  const state = procStat(pid)?.[0];
-  return state !== 'Z'; // no /proc: kill(0) said it runs
-}
-
 /**
  * Remove the temp files (`.<name>.<pid>.<hex>.tmp`, as writeFileAtomic and AtomicWriter name them)
  * that a process interrupted mid-write (Ctrl+C, SIGKILL, a timeout) left in `dir`: only those whose
@@ -199,12 +189,21 @@ export function sweepTemps(dir: string): void {
   }
   for (const name of names) {
     const m = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
-    if (!m || Number(m[1]) === process.pid || running(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processRuns(Number(m[1]))) continue;
     try {
       rmSync(join(dir, name), { force: true });
     } catch {
       /* not ours to remove (a folder, no permission): leave it */
     }
+  }
+}
+
+/** Remove a file if it is there; never throws (gone already, or not ours to remove). */
+export function unlinkQuiet(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    /* gone */
   }
 }
 

@@ -13,3 +13,14 @@ export function procStat(pid: number | string): string[] | undefined {
     return undefined;
   }
 }
+
+/** Whether a process runs: kill(0) reaches it, and /proc (where there is one) says it is no zombie. */
+export function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  const state = procStat(pid)?.[0];
+  return state === undefined || !/^[ZX]/.test(state); // no /proc: kill(0) said it runs
+}

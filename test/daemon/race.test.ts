@@ -7,10 +7,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { askSocket as ask } from '../../src/daemon/control.js';
 import { lockName } from '../../src/daemon/lock.js';
 import { ExitCode } from '../../src/errors.js';
 import { REPO } from '../helpers.js';
@@ -68,27 +69,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(ok: () => boolean, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(5)) if (ok()) return true;
   return ok();
-}
-
-/** One request on the daemon's socket (`status` or `stop`); undefined when nothing answers. */
-function ask(socket: string, op: string): Promise<Record<string, unknown> | undefined> {
-  return new Promise((resolve) => {
-    const s = connect(socket);
-    let buf = '';
-    const timer = setTimeout(() => (s.destroy(), resolve(undefined)), 3000);
-    s.setEncoding('utf8');
-    s.on('connect', () => s.write(JSON.stringify({ op }) + '\n'));
-    s.on('data', (d: string) => (buf += d));
-    s.on('error', () => (clearTimeout(timer), resolve(undefined)));
-    s.on('close', () => {
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(buf.split('\n')[0]!) as Record<string, unknown>);
-      } catch {
-        resolve(undefined);
-      }
-    });
-  });
 }
 
 describe('daemon project lock', () => {
