@@ -15,9 +15,12 @@ const isatty = (fd) => wire().isatty(fd);
 const ACK_TIMEOUT_MS = 2000;
 const START_WAIT_MS = 5000;
 
-/** `--json` as main.ts reads it (select's --format json too), for the daemon-lost envelope. */
-function wantsJson(argv) {
-  return argv.some((a, i) => a === '--json' || a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'));
+/** An error as main.ts reports it: one JSON envelope under `--json` (select's --format json too), else text. */
+function errorText(argv, code, message, hint) {
+  const json = argv.some(
+    (a, i) => a === '--json' || a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'),
+  );
+  return json ? JSON.stringify({ error: { code, message, hint } }) + '\n' : `error: ${message}\nhint: ${hint}\n`;
 }
 
 function note(verbose, msg) {
@@ -175,11 +178,7 @@ function call(paths, argv, version, verbose) {
       if (state !== 'running') return;
       const message = 'the toolbox daemon went away during the call; it is not retried (the tool may have run)';
       const hint = 'Run the command again; `toolbox daemon status` shows whether a daemon runs.';
-      process.stderr.write(
-        wantsJson(argv)
-          ? JSON.stringify({ error: { code: 'daemon_lost', message, hint } }) + '\n'
-          : `error: ${message}\nhint: ${hint}\n`,
-      );
+      process.stderr.write(errorText(argv, 'daemon_lost', message, hint));
       finish(dc.DAEMON_LOST_EXIT);
     });
     // Bytes, not setEncoding('utf8'): a line is split at '\n' (never inside a UTF-8 sequence), and
@@ -222,12 +221,7 @@ function call(paths, argv, version, verbose) {
         const message = `cannot write the output to stdout (${e.code ?? e.message})`;
         const hint = 'Check where stdout goes: a full disk, or a file, pipe or terminal that was closed.';
         try {
-          fs.writeSync(
-            2,
-            wantsJson(argv)
-              ? JSON.stringify({ error: { code: 'output_failed', message, hint } }) + '\n'
-              : `error: ${message}\nhint: ${hint}\n`,
-          );
+          fs.writeSync(2, errorText(argv, 'output_failed', message, hint));
         } catch {
           /* stderr is gone too: the exit code says it */
         }

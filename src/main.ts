@@ -9,7 +9,7 @@ export const INTERNAL_ERROR_EXIT = ExitCode.internal;
 const VERSION_FLAGS = new Set(['--version', '-V', '--json', '--no-color', '--verbose', '-v']);
 
 /** Write an error for humans (stderr text) or machines (one JSON object on stderr). */
-export function reportError(io: IO, e: ToolboxError, opts: { json: boolean; verbose: boolean }): void {
+export function reportError(io: Pick<IO, 'stderr'>, e: ToolboxError, opts: { json: boolean; verbose: boolean }): void {
   if (opts.json) {
     const error: Record<string, unknown> = { code: e.code, message: e.message };
     if (e.hint) error.hint = e.hint;
@@ -24,20 +24,22 @@ export function reportError(io: IO, e: ToolboxError, opts: { json: boolean; verb
   if (opts.verbose && e.cause instanceof Error && e.cause.stack) io.stderr.write(`caused by: ${e.cause.stack}\n`);
 }
 
+/** `--json` (or `--format json`) and `--verbose` among toolbox's own arguments (those before `--`). */
+function outputFlags(argv: string[]): { own: string[]; flags: { json: boolean; verbose: boolean } } {
+  // Everything after `--` belongs to another program (e.g. the server command of `import mcp`).
+  const end = argv.indexOf('--');
+  const own = end < 0 ? argv : argv.slice(0, end);
+  const json =
+    own.includes('--json') || own.some((a, i) => a === '--format=json' || (a === '--format' && own[i + 1] === 'json'));
+  return { own, flags: { json, verbose: own.includes('--verbose') || own.includes('-v') } };
+}
+
 /**
  * Run the CLI with `argv` (without node and script) against `io`; resolves to the exit code.
  * This is the only catch-all: every error becomes a message and a documented exit code.
  */
 export async function run(argv: string[], io: IO): Promise<number> {
-  // Everything after `--` belongs to another program (e.g. the server command of `import mcp`).
-  const end = argv.indexOf('--');
-  const own = end < 0 ? argv : argv.slice(0, end);
-  const flags = {
-    json:
-      own.includes('--json') ||
-      own.some((a, i) => a === '--format=json' || (a === '--format' && own[i + 1] === 'json')),
-    verbose: own.includes('--verbose') || own.includes('-v'),
-  };
+  const { own, flags } = outputFlags(argv);
   // `toolbox --version --json`: commander's version flag prints plain text.
   if (flags.json && own.some((a) => a === '--version' || a === '-V') && own.every((a) => VERSION_FLAGS.has(a))) {
     const { packageName, packageVersion } = await import('./util/version.js');
@@ -155,8 +157,8 @@ export async function main(argv: string[]): Promise<number> {
             }
           },
         };
-        reportError({ stderr } as unknown as IO, err, {
-          json: argv.includes('--json'),
+        reportError({ stderr }, err, {
+          json: outputFlags(argv).flags.json,
           verbose: false,
         });
       }
