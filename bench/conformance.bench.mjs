@@ -10,7 +10,8 @@ import { runSuite, summaryLines, SUITE_VERSION } from '../scripts/conformance.mj
 function serve(registry) {
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--registry', registry, '--http', '0', '--json', '--expose', 'all'],
+    // The suite's server mode sends no headers, so no token: --no-auth (loopback, for this run only).
+    [BIN, 'serve', '--registry', registry, '--http', '0', '--json', '--expose', 'all', '--no-auth'],
     {
       stdio: ['ignore', 'pipe', 'ignore'],
     },

@@ -185,7 +185,15 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .description('serve the registry as an MCP server (stdio, or Streamable HTTP)')
     .option('--http <port>', 'serve Streamable HTTP on this port instead of stdio')
     .option('--host <host>', 'address to bind with --http', '127.0.0.1')
-    .option('--token-env <name>', 'with --http: require Authorization: Bearer <the value of this env var>')
+    .option(
+      '--token-env <name>',
+      'with --http: the bearer token is the value of this env var (default: a token kept in your state folder)',
+    )
+    .option('--no-auth', 'with --http: answer every client without a token (every local user could run your tools)')
+    .option(
+      '--allow-other-users',
+      'with --http: also answer local clients run by other users (they still need the token)',
+    )
     .addOption(
       new Option('--expose <mode>', 'search: a small fixed tool set; all: every tool')
         .choices(['search', 'all'])

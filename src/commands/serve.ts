@@ -4,10 +4,10 @@ import { printJson, type CommandContext } from '../output/context.js';
 import { takeTelemetryWarning } from '../telemetry/state.js';
 
 /**
- * `toolbox serve [--http PORT] [--host H] [--expose search|all] [--user U | --role R]`: the
- * registry as an MCP server. stdio: stdout is the protocol channel, so everything for people goes
- * to stderr. Runs until the client disconnects (stdin closes) or SIGINT/SIGTERM; then every worker
- * and server process it started is stopped.
+ * `toolbox serve [--http PORT [--host H] [--token-env NAME | --no-auth]] [--expose search|all] [--user U | --role R]`
+ * the registry as an MCP server (HTTP clients authenticate: src/serve/auth.ts). stdio: stdout is
+ * the protocol channel, so everything for people goes to stderr. Runs until the client disconnects
+ * (stdin closes) or SIGINT/SIGTERM; then every worker and server process it started is stopped.
  */
 export async function serveCommand(
   ctx: CommandContext,
@@ -51,17 +51,27 @@ export async function serveCommand(
     for (const f of warm.failed) say(ctx.style.yellow(`warm tool '${f.id}' failed to load: ${f.error.message}`));
     if (port !== undefined) {
       const { serveHttp, isLoopbackHost } = await import('../serve/http.js');
+      const { resolveHttpAuth } = await import('../serve/auth.js');
+      const { authJson, authNotice } = await import('../output/serve-notice.js');
       const host = String(opts.host ?? '127.0.0.1');
-      const token = bearerToken(ctx, opts.tokenEnv);
+      const auth = resolveHttpAuth({
+        env: ctx.io.env,
+        ...(opts.tokenEnv !== undefined ? { tokenEnv: String(opts.tokenEnv) } : {}),
+        noAuth: opts.auth === false,
+        allowOtherUsers: Boolean(opts.allowOtherUsers),
+        loopback: isLoopbackHost(host),
+        host,
+      });
       await serveHttp(core, {
         port,
         host,
-        ...(token ? { token } : {}),
+        auth: auth.auth,
         signal: ctx.io.signal,
-        onListening: (url) => {
-          if (!isLoopbackHost(host) && !token) exposedWarning(ctx, url, host, expose, tools);
-          if (ctx.opts.json) printJson(ctx, { url, expose, tools, transport: 'streamable-http' });
+        onListening: (url, info) => {
+          if (ctx.opts.json)
+            printJson(ctx, { url, expose, tools, transport: 'streamable-http', auth: authJson(auth, info) });
           say(`listening on ${url}`);
+          authNotice(ctx, auth, { url, host, expose, tools, ...info });
         },
         onSessionClosed: ctx.opts.verbose ? (id, reason) => say(ctx.style.dim(`session ${id} ${reason}`)) : undefined,
       });
@@ -75,40 +85,4 @@ export async function serveCommand(
   }
   say('stopped');
   return 0;
-}
-
-/** The token named by --token-env: the variable must be set, and long enough to resist guessing. */
-function bearerToken(ctx: CommandContext, name: unknown): string | undefined {
-  if (name === undefined) return undefined;
-  const v = ctx.io.env[String(name)];
-  if (!v || v.length < 16)
-    throw usageError(
-      'token_env_invalid',
-      `--token-env ${String(name)}: the variable is ${v ? 'shorter than 16 characters' : 'not set'}`,
-      `Set it to a long random value, e.g. export ${String(name)}=$(openssl rand -hex 32).`,
-    );
-  return v;
-}
-
-/**
- * `--host` other than loopback: anyone who can reach the port can list and call the tools, and
- * the server has no authentication of its own. Said loudly on stderr (even with --json).
- */
-function exposedWarning(ctx: CommandContext, url: string, host: string, expose: string, tools: number): void {
-  const where =
-    host === '0.0.0.0' || host === '::' || host === '[::]'
-      ? 'every network interface of this machine'
-      : `the address ${host}`;
-  const what =
-    expose === 'all'
-      ? `list and call all ${tools} tools`
-      : `find and call all ${tools} tools (through search_tools and call_tool)`;
-  const lines = [
-    `WARNING: toolbox serve is listening on ${where} (${url}) with NO AUTHENTICATION.`,
-    `Anyone who can reach this port can ${what} of this registry, running them on this machine as this user`,
-    `with the permissions of the configured caller. DNS-rebinding protection (Host header check) is off for non-loopback hosts.`,
-    `Prefer --host 127.0.0.1 (the default), or put the server behind a reverse proxy that authenticates clients (and TLS).`,
-  ];
-  const paint = (s: string) => ctx.style.bold(ctx.style.red(s));
-  ctx.io.stderr.write(`${lines.map((l) => paint(`toolbox serve: ${l}`)).join('\n')}\n`);
 }

@@ -5,9 +5,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ExitCode, ToolboxError } from '../errors.js';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, type ServeCore } from './core.js';
 import { createMcpServer } from './server.js';
+import { AuthGate, peerCheckWorks, type HttpAuth } from './auth.js';
 import {
   checkOrigin,
-  checkToken,
   DEFAULT_HTTP_LIMITS,
   PerClient,
   readJsonBody,
@@ -23,10 +23,16 @@ export interface HttpOptions {
   port: number;
   host: string;
   signal?: AbortSignal;
-  onListening?: (url: string) => void;
+  /** Called once listening, with whether local clients' users can be checked here (auth.sameUser). */
+  onListening?: (url: string, info: { sameUser: boolean }) => void;
   /** Called once per initialized session when it ends (after its pins were released). */
   onSessionClosed?: (id: string, reason: SessionCloseReason) => void;
-  /** Bearer token every request must carry (`--token-env NAME`); required for a non-loopback host. */
+  /**
+   * Who may call: a bearer token (and, by default, only clients of the same local user), or 'none'
+   * (`--no-auth`). One of `auth` or `token` is required: a server without either refuses to start.
+   */
+  auth?: HttpAuth | 'none';
+  /** Shorthand for `auth: { token, sameUser: true }`. */
   token?: string;
   /** Header/body time limits, body size, per-client requests in flight. */
   limits?: Partial<HttpLimits>;
@@ -85,15 +91,18 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   let pending = 0; // initialize requests being answered (not yet in `sessions`)
   let port = opts.port;
   const loopback = isLoopbackHost(opts.host);
-  if (!loopback && !opts.token)
+  const auth: HttpAuth | 'none' | undefined =
+    opts.auth ?? (opts.token ? { token: opts.token, sameUser: true } : undefined);
+  if (auth === undefined || (auth !== 'none' && !auth.token))
     throw new ToolboxError(
       'serve_needs_token',
       `refusing to serve on ${opts.host} without authentication: anyone who can reach it could run the tools`,
       {
         exitCode: ExitCode.usage,
-        hint: 'Set a long random token in an environment variable and pass --token-env NAME (clients send Authorization: Bearer <token>), or bind --host 127.0.0.1.',
+        hint: 'Pass a bearer token (--token-env NAME; clients send Authorization: Bearer <token>), or --no-auth if you mean it.',
       },
     );
+  const gate = new AuthGate(auth === 'none' ? {} : { ...auth });
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
   const perClient = new PerClient(limits.maxPerClient);
   const refuse = (res: ServerResponse, r: Refusal) => {
@@ -148,6 +157,13 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // Cheap checks first, before reading a body or counting anything against the sessions.
+    const denied =
+      (await gate.check(req)) ??
+      checkOrigin(
+        req,
+        loopback ? allowedHosts(opts.host, port) : [...allowedHosts(opts.host, port), req.headers.host ?? ''],
+      );
+    if (denied) return refuse(res, denied);
     // In flight per client: per session once it has one, else per remote address (not on loopback,
     // where every local client shares one address and the body time limit bounds the cost).
     const sid0 = req.headers['mcp-session-id'];
@@ -156,13 +172,6 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     const release = key === undefined ? () => undefined : perClient.take(key);
     if (!release) return refuse(res, { status: 429, message: 'Too many requests in flight from this client' });
     res.once('close', release);
-    const denied =
-      checkToken(req, opts.token) ??
-      checkOrigin(
-        req,
-        loopback ? allowedHosts(opts.host, port) : [...allowedHosts(opts.host, port), req.headers.host ?? ''],
-      );
-    if (denied) return refuse(res, denied);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== '/mcp') return jsonRpcError(res, 404, 'Not found: the MCP endpoint is /mcp');
     // A POST body is read whole (size and time capped) before it may touch a session.
@@ -253,8 +262,10 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     throw e;
   }
   port = (http.address() as { port: number }).port;
+  // The same-user check needs the owners of connections; where they cannot be read, the token alone.
+  if (gate.auth.sameUser && !(await peerCheckWorks(opts.host, port))) gate.auth.sameUser = false;
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-  opts.onListening?.(`http://${shownHost}:${port}/mcp`);
+  opts.onListening?.(`http://${shownHost}:${port}/mcp`, { sameUser: Boolean(gate.auth.sameUser) });
   await new Promise<void>((resolve) => {
     const stop = () => {
       clearInterval(sweeper);

@@ -6,7 +6,7 @@ import { isAbsolute, join } from 'node:path';
 
 const uid = () => process.getuid?.();
 
-function base(envName: 'XDG_CACHE_HOME' | 'XDG_CONFIG_HOME', fallback: string): string | undefined {
+function base(envName: 'XDG_CACHE_HOME' | 'XDG_CONFIG_HOME' | 'XDG_STATE_HOME', fallback: string): string | undefined {
   const v = process.env[envName];
   if (v && isAbsolute(v)) return v;
   const home = process.env.HOME && isAbsolute(process.env.HOME) ? process.env.HOME : homedir();
@@ -36,8 +36,20 @@ export function ownedBySelf(p: string, { allowRoot = true } = {}): boolean {
  */
 export function userCacheDir(): string | undefined {
   const b = base('XDG_CACHE_HOME', '.cache');
-  if (!b) return undefined;
-  const dir = join(b, 'toolbox');
+  return b ? privateDir(join(b, 'toolbox')) : undefined;
+}
+
+/**
+ * `$XDG_STATE_HOME/toolbox` (else `~/.local/state/toolbox`), created mode 0700, with the same
+ * checks as the cache folder: state that must outlive a cache clean (the `serve --http` token).
+ */
+export function userStateDir(): string | undefined {
+  const b = base('XDG_STATE_HOME', join('.local', 'state'));
+  return b ? privateDir(join(b, 'toolbox')) : undefined;
+}
+
+/** `dir` made (mode 0700) and checked: a real folder of this user that nobody else can enter. */
+function privateDir(dir: string): string | undefined {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);

@@ -7,7 +7,8 @@ import type { SandboxTier } from '../../src/sandbox/index.js';
 export type Outcome = 'blocked' | 'refused' | 'exposed';
 
 export interface HostileCase {
-  item: number;
+  /** The item of the issue that asked for it: a number (the first sandbox issue) or 'issue.item'. */
+  item: number | string;
   attack: string;
   /** One outcome for every tier, or one per tier. */
   outcome: Outcome | Record<SandboxTier, Outcome>;
@@ -114,6 +115,21 @@ export const CASES = {
     item: 10,
     attack: '`deps --install` of a local requirement whose setup.py runs code on the host',
     outcome: 'refused',
+  },
+  'serve-no-token-loopback': {
+    item: '23.10',
+    attack: 'a client without the token calls `serve --http` on loopback (the default now makes one)',
+    outcome: 'refused',
+  },
+  'serve-other-user': {
+    item: '23.10',
+    attack: 'another local user calls `serve --http` on loopback, without the token or with a leaked one',
+    outcome: 'refused',
+  },
+  'serve-sandboxed-tool': {
+    item: '23.10',
+    attack: "a tool allowed the network reads the token file and calls the user's `serve --http`",
+    outcome: fs,
   },
 } satisfies Record<string, HostileCase>;
 

@@ -19,7 +19,7 @@ const INIT = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
-async function start(token?: string) {
+async function start(token = TOKEN) {
   const core = new ServeCore(resolveProject({ cwd: p.dir }), { expose: 'all', caller: {}, maxSessions: 4 });
   const ac = new AbortController();
   let ready: (u: string) => void = () => undefined;
@@ -28,7 +28,7 @@ async function start(token?: string) {
     port: 0,
     host: '127.0.0.1',
     signal: ac.signal,
-    ...(token ? { token } : {}),
+    token,
     limits: { bodyTimeoutMs: 1500, maxPerClient: 12 },
     onListening: (u) => ready(u),
   });
@@ -42,7 +42,8 @@ async function start(token?: string) {
     },
   };
 }
-const client = async (url: string, headers: Record<string, string> = {}) => {
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const client = async (url: string, headers: Record<string, string> = AUTH) => {
   const c = new Client({ name: 'c', version: '1' });
   await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return c;
@@ -50,7 +51,7 @@ const client = async (url: string, headers: Record<string, string> = {}) => {
 const post = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: INIT,
   });
 
@@ -75,7 +76,7 @@ describe('item 7: serve --http', () => {
       s.on('data', (d) => statuses.push(String(d).split(' ')[1] ?? '?'));
       s.on('error', () => undefined);
       s.write(
-        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${INIT.length}\r\n\r\n{`,
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nauthorization: Bearer ${TOKEN}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${INIT.length}\r\n\r\n{`,
       );
       slow.push(s);
     }
@@ -103,7 +104,7 @@ describe('item 7: serve --http', () => {
     expect(expected('serve-no-token', 'none')).toBe('refused');
     const t = await start(TOKEN);
     try {
-      expect((await post(t.url)).status).toBe(401);
+      expect((await post(t.url, { authorization: '' })).status).toBe(401);
       expect((await post(t.url, { authorization: 'Bearer wrong-token' })).status).toBe(401);
       const c = await client(t.url, { authorization: `Bearer ${TOKEN}` });
       expect((await c.listTools()).tools).toHaveLength(1);

@@ -85,7 +85,9 @@ describe('config follows --registry', () => {
     const srv = await httpServe(registry, ['--expose', 'all']);
     const client = new Client({ name: 'cfg-test', version: '1.0.0' });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: srv.headers } }),
+      );
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['send_note']);
     } finally {
       await client.close();

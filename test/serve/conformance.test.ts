@@ -26,7 +26,8 @@ let srv: Awaited<ReturnType<typeof httpServe>>;
 let scenarios: Scenario[] = [];
 
 beforeAll(async () => {
-  srv = await httpServe(join(proj.dir, 'tool_registry'), ['--expose', 'all']);
+  // The suite's server mode takes only a URL (no headers): the one place the tests serve --no-auth.
+  srv = await httpServe(join(proj.dir, 'tool_registry'), ['--expose', 'all', '--no-auth']);
   const r = (await runSuite(srv.url)) as { scenarios: Scenario[]; printed: string };
   scenarios = r.scenarios;
   process.stderr.write(`\nMCP conformance ${'(@modelcontextprotocol/conformance 0.1.16)'}:\n`);

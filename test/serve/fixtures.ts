@@ -1,7 +1,8 @@
 // A small real registry for the serve tests: Python tools (fast, slow, restricted) and an mcp
 // tool (server-filesystem on a unique temp folder, so its process can be found and counted).
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -108,10 +109,14 @@ export async function stdioClient(registry: string, extraArgs: string[] = [], cw
   return { client, transport, stderr: () => stderr };
 }
 
-/** Start `toolbox serve --http 0 --json` and read its URL from the one JSON document on stdout. */
+/**
+ * Start `toolbox serve --http 0 --json` and read its URL from the one JSON document on stdout. Its
+ * token is made in a fresh state folder (XDG_STATE_HOME) and read back: `headers` carry it.
+ */
 export async function httpServe(registry: string, extraArgs: string[] = [], env: Record<string, string> = {}) {
+  const state = mkdtempSync(join(tmpdir(), 'toolbox-state-'));
   const child = spawn(process.execPath, [BIN, 'serve', '--registry', registry, '--http', '0', '--json', ...extraArgs], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', XDG_STATE_HOME: state, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -119,11 +124,12 @@ export async function httpServe(registry: string, extraArgs: string[] = [], env:
   child.stderr.on('data', (c: Buffer) => {
     err += c;
   });
-  const url = await new Promise<string>((res, rej) => {
+  type Doc = { url: string; auth: { mode: string; file?: string; sameUser?: boolean } };
+  const doc = await new Promise<Doc>((res, rej) => {
     child.stdout.on('data', (c: Buffer) => {
       out += c;
       try {
-        res((JSON.parse(out) as { url: string }).url);
+        res(JSON.parse(out) as Doc);
       } catch {
         /* not complete yet */
       }
@@ -131,7 +137,10 @@ export async function httpServe(registry: string, extraArgs: string[] = [], env:
     child.once('exit', (code) => rej(new Error(`serve exited ${code}: ${err}`)));
   });
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  return { url, child, exited, stderr: () => err };
+  void exited.then(() => rmSync(state, { recursive: true, force: true }));
+  const token = doc.auth.file ? readFileSync(doc.auth.file, 'utf8').trim() : (env.TBX_TOKEN ?? undefined);
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  return { url: doc.url, auth: doc.auth, token, headers, child, exited, stderr: () => err };
 }
 
 /** Pids of live processes whose command line mentions `needle`. */

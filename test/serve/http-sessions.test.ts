@@ -9,6 +9,8 @@ import { isLoopbackHost, serveHttp, type SessionCloseReason } from '../../src/se
 import { serveProject } from './fixtures.js';
 
 const proj = serveProject();
+const TOKEN = 'session-test-token-0123456789abcdef';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
 afterAll(() => proj.cleanup());
 
 interface Running {
@@ -45,6 +47,7 @@ async function start(opts: { sessionIdleMs?: number; maxSessions?: number }): Pr
     done = serveHttp(core, {
       port: 0,
       host: '127.0.0.1',
+      token: TOKEN,
       signal: ac.signal,
       onListening: res,
       onSessionClosed: (id, reason) => closed.push({ id, reason }),
@@ -65,7 +68,7 @@ async function start(opts: { sessionIdleMs?: number; maxSessions?: number }): Pr
 }
 
 async function connect(url: string) {
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: AUTH } });
   const client = new Client({ name: 'session-test', version: '1.0.0' });
   client.onerror = () => undefined; // the GET stream of an expired session fails to reconnect: expected
   await client.connect(transport);
@@ -145,7 +148,7 @@ describe('serve --http sessions', () => {
     await new Promise((r) => setTimeout(r, 200));
     const res = await fetch(running.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,

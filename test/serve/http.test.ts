@@ -11,9 +11,9 @@ import { errCode, httpServe, serveProject } from './fixtures.js';
 const proj = serveProject();
 afterAll(() => proj.cleanup());
 
-async function connect(url: string) {
+async function connect(url: string, headers: Record<string, string>) {
   const client = new Client({ name: 'http-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
 
@@ -34,8 +34,8 @@ describe('toolbox serve --http (search)', () => {
   });
 
   it('search_tools → list_changed → direct call, with found tools kept per session', async () => {
-    const a = await connect(srv.url);
-    const b = await connect(srv.url);
+    const a = await connect(srv.url, srv.headers);
+    const b = await connect(srv.url, srv.headers);
     let changed = 0;
     a.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       changed++;
@@ -64,6 +64,7 @@ describe('toolbox serve --http (search)', () => {
           path: u.pathname,
           method: 'POST',
           headers: {
+            ...srv.headers,
             host: 'evil.example:80',
             'content-type': 'application/json',
             accept: 'application/json, text/event-stream',
@@ -117,7 +118,7 @@ describe('toolbox serve --http --expose all', () => {
   it('serves every tool, answers 20 parallel calls (one hung) each once, and import mcp --url reads it back', async () => {
     const srv = await httpServe(proj.registry, ['--expose', 'all']);
     try {
-      const c = await connect(srv.url);
+      const c = await connect(srv.url, srv.headers);
       const names = (await c.listTools()).tools.map((t) => t.name).sort();
       expect(names).toEqual(['add_numbers', 'echo_text', 'list_data_files', 'slow_sleep']);
       const calls = Array.from({ length: 20 }, (_, i) =>
@@ -135,7 +136,12 @@ describe('toolbox serve --http --expose all', () => {
       // toolbox consuming toolbox: the served tools imported as mcp contracts of another registry.
       const other = serveProject();
       try {
-        const imp = await cli(['import', 'mcp', '--json', '--prefix', 'remote_', '--url', srv.url], { cwd: other.dir });
+        const env = { TBX_TOKEN: srv.token! };
+        const auth = ['--header', 'Authorization: Bearer ${TBX_TOKEN}'];
+        const imp = await cli(['import', 'mcp', '--json', '--prefix', 'remote_', '--url', srv.url, ...auth], {
+          cwd: other.dir,
+          env,
+        });
         expect(imp.code).toBe(0);
         const ids = (imp.json.tools as { id: string }[]).map((t) => t.id).sort();
         expect(ids).toEqual(['remote_add_numbers', 'remote_echo_text', 'remote_list_data_files', 'remote_slow_sleep']);
@@ -144,9 +150,10 @@ describe('toolbox serve --http --expose all', () => {
         )!.file;
         expect((parse(readFileSync(file, 'utf8')) as { loader_config: unknown }).loader_config).toEqual({
           url: srv.url,
+          headers: { Authorization: 'Bearer ${TBX_TOKEN}' },
           tool: 'add_numbers',
         });
-        const run = await cli(['run', 'remote_add_numbers', '--a', '2', '--b', '3', '--json'], { cwd: other.dir });
+        const run = await cli(['run', 'remote_add_numbers', '--a', '2', '--b', '3', '--json'], { cwd: other.dir, env });
         expect(run.code).toBe(0);
         expect(run.json.result).toEqual({ sum: 5 });
       } finally {

@@ -56,7 +56,9 @@ async function connect(kind: 'stdio' | 'http', capabilities: Caps = { elicitatio
   } else {
     const srv = await httpServe(registry, ['--expose', 'all']);
     servers.push(srv);
-    await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: srv.headers } }),
+    );
   }
   return client;
 }

@@ -75,7 +75,7 @@ describe('serve sessions over stdio', () => {
 describe('serve sessions over HTTP', () => {
   it("deletes a session's file when the client ends the session", async () => {
     const srv = await httpServe(registry);
-    const transport = new StreamableHTTPClientTransport(new URL(srv.url));
+    const transport = new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: srv.headers } });
     const client = new Client({ name: 'sessions-test', version: '1.0.0' });
     try {
       await client.connect(transport);

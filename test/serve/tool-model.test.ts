@@ -97,7 +97,9 @@ describe('the MCP tool model through serve', () => {
     const srv = await httpServe(registry, ['--expose', 'all']);
     const client = new Client({ name: 'model-test', version: '1.0.0' });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: srv.headers } }),
+      );
       await checkServer(client);
     } finally {
       await client.close();
@@ -107,7 +109,9 @@ describe('the MCP tool model through serve', () => {
     const search = await httpServe(registry);
     const sc = new Client({ name: 'model-test', version: '1.0.0' });
     try {
-      await sc.connect(new StreamableHTTPClientTransport(new URL(search.url)));
+      await sc.connect(
+        new StreamableHTTPClientTransport(new URL(search.url), { requestInit: { headers: search.headers } }),
+      );
       const r = await sc.callTool({ name: 'search_tools', arguments: { query: 'how many words', top: 3 } });
       const found = (r.structuredContent as { tools: { name: string }[] }).tools;
       expect(found.find((t) => t.name === 'word_count')).toMatchObject(EXPECTED);
