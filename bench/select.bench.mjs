@@ -6,8 +6,9 @@ import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, REPO, median, table, timeCommand } from './lib.mjs';
 import { convert, DATA, sets } from './convert-sets.mjs';
-import { evalBaseline, evalMultiTurn, evalToolbox, loadSet } from './quality.mjs';
+import { evalBaseline, evalMultiTurn, evalToolbox, loadSet, setSelector } from './quality.mjs';
 import { BEFORE, loso, printLoso } from './loso.mjs';
+import { mixedRows, smallTalkRows, traditionalRows, wrappedRows } from './variants.mjs';
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS; // ~90 ms per process here; would hide the ratios
@@ -73,6 +74,38 @@ acebench_en multi-turn queries (${mt.n}): all turns as one query NDCG@10 ${f3(mt
   );
 }
 
+/** The shipped registry, copied under bench/.data so that its index is written there. */
+function shippedCopy() {
+  const shipped = join(DATA, 'shipped');
+  rmSync(shipped, { recursive: true, force: true });
+  cpSync(join(REPO, 'tool_registry'), join(shipped, 'tool_registry'), { recursive: true });
+  return shipped;
+}
+
+/**
+ * Issue 26's variants, built at bench time: traditional characters (queries, tools), code-mixed
+ * queries, small talk (our own list) and every query wrapped in small talk.
+ */
+export async function variants() {
+  const ndcg = async (s) => (await evalToolbox(s))['ndcg@10'];
+  console.log('\nTraditional characters (opencc-js from the simplified text; NDCG@10):\n');
+  table(['pair', 'written in traditional', 'simplified', 'tw', 'hk', 'twp', 'worst Δ'], await traditionalRows(ndcg));
+  console.log('\nCode-mixed queries (our list of English words people type in Chinese; queries with one):\n');
+  table(['pair', 'queries', 'pure Chinese', 'mixed', 'Δ'], await mixedRows(ndcg));
+  const all = [];
+  for (const set of sets()) all.push(await loadSet(set));
+  console.log('\nEvery query wrapped in small talk of its language (NDCG@10):\n');
+  table(['set', 'plain', 'wrapped', 'Δ'], await wrappedRows(all, ndcg));
+  const { resolveProject } = await import(join(REPO, 'dist', 'config.js'));
+  const { openSelector } = await import(join(REPO, 'dist', 'select', 'index.js'));
+  const shipped = { set: 'shipped (tool_registry)', project: resolveProject({ cwd: shippedCopy() }) };
+  const talk = await smallTalkRows([shipped, ...all], (s) => (s.project ? openSelector(s.project) : setSelector(s)));
+  console.log('\nSmall talk (test/fixtures/select/small-talk.jsonl) that selects nothing:\n');
+  table(['registry', 'dev half', 'held-out half', 'all'], talk.rows);
+  if (talk.missed.length)
+    console.log(`\nstill selecting on some registry: ${talk.missed.map(([t, n]) => `"${t}" (${n})`).join(', ')}\n`);
+}
+
 const QUERIES = [
   'weather forecast for a city',
   'send an email with an attachment',
@@ -94,12 +127,10 @@ function timeCold(cwd, args, n) {
 function latencyAndTokens() {
   const version = timeCommand(process.execPath, [BIN, '--version'], { env, n: 10 });
   const rows = [['toolbox --version', '', version.toFixed(0), '1.00', '', '', '']];
-  // The shipped registry (copied, so that its index is written under bench/.data): an English query
-  // never opens the Chinese glossary; a Chinese one does (binary search in data/cedict-zh-en.tsv).
-  const shipped = join(DATA, 'shipped');
-  rmSync(shipped, { recursive: true, force: true });
-  cpSync(join(REPO, 'tool_registry'), join(shipped, 'tool_registry'), { recursive: true });
-  for (const q of ['will it rain in Beijing tomorrow', '查询北京今天天气']) {
+  // The shipped registry: an English query never opens the Chinese glossary; a Chinese one does
+  // (binary search in data/cedict-zh-en.tsv, and the traditional → simplified table).
+  const shipped = shippedCopy();
+  for (const q of ['will it rain in Beijing tomorrow', '查询北京今天天气', '查詢北京今天天氣']) {
     const args = ['select', q, '--registry', 'tool_registry', '--json'];
     toolbox(args, shipped); // build the index
     const warm = timeCommand(process.execPath, [BIN, ...args], { cwd: shipped, env, n: 10 });
@@ -157,5 +188,6 @@ function latencyAndTokens() {
 export default async function () {
   convert();
   await quality();
+  await variants();
   latencyAndTokens();
 }

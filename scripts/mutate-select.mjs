@@ -7,7 +7,7 @@ export const SELECT_PARTS = {
   // The ranking model: analysis, fields, query terms, scores, the cut-off.
   'select-rank': files('model', 'lex-build', 'tokenize', 'fields', 'query', 'shape'),
   // Text analysis: stemming, stop words, the glossary and translation, token counts.
-  'select-text': files('stem', 'stopwords', 'lexicon', 'translate', 'tokens'),
+  'select-text': files('stem', 'stopwords', 'lexicon', 'han-fold', 'translate', 'tokens'),
   // Evaluation: metrics, the baseline replica, eval/compare/gate, routing conflicts.
   'select-eval': files('metrics', 'baseline', 'evaluate', 'compare', 'gate', 'routing'),
   // Output and sessions: definitions, deferral, session context, dense retrieval.
@@ -46,7 +46,7 @@ export const PART_TESTS = {
     'select',
     'shipped',
   ),
-  'select-text': tests('stem', 'tokenize', 'translate', 'query', 'tokens', 'model', 'commands/list'),
+  'select-text': tests('stem', 'tokenize', 'han-fold', 'translate', 'query', 'tokens', 'model', 'commands/list'),
   'select-eval': tests('metrics', 'compare', 'gate', 'gate-against', 'baseline', 'routing', 'commands/eval'),
   'select-session': tests('context', 'dense', 'dense-rerank', 'deferral', 'commands/select', 'policy/session'),
   'select-store': tests(

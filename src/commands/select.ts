@@ -110,13 +110,14 @@ function printHuman(ctx: CommandContext, sel: Selection): void {
     return;
   }
   const words = surfaceWords(sel.query); // the user's words, not their stems
-  // A glossary translation is shown as the query word it came from ("北京 (translated)"), never as a stem.
+  // A glossary translation is shown as the query word it came from ("北京 (translated)"), never as a
+  // stem; Chinese in the characters the user wrote (traditional ones are folded in the index).
   const why = (r: Selection['results'][number]) =>
     [
       ...new Set(
         r.why
           .slice(0, 4)
-          .map((w) => `${w.via ?? words.get(w.term) ?? w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`),
+          .map((w) => `${(w.via && (words.get(w.via) ?? w.via)) ?? words.get(w.term) ?? w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`),
       ),
     ].join('; ');
   const rows = sel.results.map((r, i) => [

@@ -8,6 +8,7 @@
 //  2. a small prior for tools that were recently run or chosen first, which only reorders
 //     candidates that the query already matches (a multiplicative boost of a score of 0 is 0).
 import type { Session } from '../policy/session.js';
+import { foldHan } from './han-fold.js';
 import { addContext, parseQuery, type Query } from './query.js';
 import { Kind, tokenize } from './tokenize.js';
 
@@ -39,7 +40,7 @@ export interface ContextQuery {
 
 /** Whether `text` reads as a short follow-up that leaves the task to the earlier turns. */
 export function isFollowUp(text: string): boolean {
-  if (!FOLLOW_UP.test(text)) return false;
+  if (!FOLLOW_UP.test(foldHan(text))) return false; // 還有… / 那麼… as 还有… / 那么…
   const words = new Set(
     tokenize(text, { query: true })
       .filter((t) => t.kind === Kind.Word)

@@ -2,9 +2,12 @@
 // columnar (typed arrays, or strings joined by '\n'), so that opening the index of 10,000 tools
 // parses only a tiny JSON header; a contract is decoded only when it is among the results.
 import type { Permissions, ToolContract } from '../contract/types.js';
-import type { LexicalIndex } from './model.js';
+import { STATS_KEY, type LexicalIndex } from './model.js';
 
-const MAGIC = 'TBXSEL07'; // 06: issue 10's ranking constants; 07: token estimates, drift, blobs by offset
+// 06: issue 10's ranking constants; 07: token estimates, drift, blobs by offset. The last two
+// characters are the analysis version (STATS_KEY): an index of terms analysed otherwise (e.g.
+// before traditional Chinese was folded) is another format, built again.
+const MAGIC = `TBXS07${String(STATS_KEY).padStart(2, '0')}`;
 
 /** One tool as the index remembers it. */
 export interface ToolRecord {

@@ -1,3 +1,4 @@
+import { foldHan } from './han-fold.js';
 import { stem } from './stem.js';
 import { QUERY_STOP, STOP, STOP_CHARS } from './stopwords.js';
 
@@ -38,7 +39,8 @@ export function splitIdentifiers(text: string): string {
   return text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
 }
 
-function cjk(run: string, emit: Emit): void {
+function cjk(text: string, emit: Emit): void {
+  const run = foldHan(text);
   for (let start = 0; start < run.length; start += MAX_SEGMENT) {
     const piece = run.slice(start, start + MAX_SEGMENT);
     const wordAt = new Map<number, string>();
@@ -73,8 +75,9 @@ const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Analyse text into search terms, handed to `emit` in order: NFKC, identifier splitting, lowercase,
- * stop words removed, English words stemmed, pure numbers dropped (they match parameter examples,
- * not topics), Chinese/Japanese runs as words + bigrams + characters. `query` also drops request
+ * traditional Chinese folded to simplified (han-fold.ts), stop words removed, English words
+ * stemmed, pure numbers dropped (they match parameter examples, not topics), Chinese/Japanese runs
+ * as words + bigrams + characters. `query` also drops request
  * fillers ("please", "help me"). The document side calls this for every field of every tool, so it
  * builds no token objects and skips the replaces that cannot change the text.
  */
@@ -118,16 +121,27 @@ export function terms(text: string): string[] {
 }
 
 /**
- * Each English term of `text` mapped to the first word it came from (`titl` → `title`), for
- * messages a person reads; Chinese terms are their own words.
+ * Each term of `text` mapped to the first word it came from, for messages a person reads: English
+ * stems to their word (`titl` → `title`), Chinese terms folded from traditional characters to the
+ * characters the text has (查询 → 查詢). Chinese terms the text wrote in simplified are their own words.
  */
 export function surfaceWords(text: string): Map<string, string> {
   const out = new Map<string, string>();
   const norm = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
   for (const m of norm.matchAll(SCAN)) {
-    if (CJK_RUN.test(m[0])) continue;
-    const t = stem(m[0]);
-    if (!out.has(t)) out.set(t, m[0]);
+    const run = m[0];
+    if (CJK_RUN.test(run)) {
+      // Folding keeps positions: a term of the folded run is the same stretch of the original.
+      const folded = foldHan(run);
+      if (folded === run) continue;
+      cjk(run, (term) => {
+        const at = folded.indexOf(term);
+        if (at >= 0 && !out.has(term)) out.set(term, run.slice(at, at + term.length));
+      });
+      continue;
+    }
+    const t = stem(run);
+    if (!out.has(t)) out.set(t, run);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // English stems (so English queries reach Chinese tools), and a Chinese query's words gain English
 // stems as derived terms (so Chinese queries reach English tools). Only text with Han characters
 // costs anything; the glossary is opened on first need.
+import { foldHan } from './han-fold.js';
 import { senses } from './lexicon.js';
 import { Kind, tokenize } from './tokenize.js';
 
@@ -15,9 +16,12 @@ const SENSES = 4;
 /** Whether `text` has any Han character. */
 export const hasHan = (text: string): boolean => HAS_HAN.test(text);
 
-/** A run of Han characters split into glossary words, longest (2 characters) first; unknown characters stay single. */
+/**
+ * A run of Han characters, folded to simplified (han-fold.ts, as the glossary's headwords are), split
+ * into glossary words, longest (2 characters) first; unknown characters stay single.
+ */
 export function segment(run: string): string[] {
-  const chars = [...run];
+  const chars = [...foldHan(run)];
   const out: string[] = [];
   for (let i = 0; i < chars.length;) {
     const two = i + 1 < chars.length ? chars[i]! + chars[i + 1]! : '';

@@ -52,6 +52,33 @@ describe('toolbox select', () => {
       expect(row.replace(/\([^)]*\)/g, '').replace(/^\d+\s+\S+\s+[\d.]+/, '')).not.toMatch(/[A-Za-z]/);
   });
 
+  it('treats traditional characters as simplified, and shows the characters the user wrote in why', async () => {
+    fx = fixtureProject();
+    const simp = (await cli(['select', '查询北京今天天气', '--json'], { cwd: fx.dir })).json;
+    const trad = (await cli(['select', '查詢北京今天天氣', '--json'], { cwd: fx.dir })).json;
+    expect(trad.results.map((r: { id: string; score: number }) => [r.id, r.score])).toEqual(
+      simp.results.map((r: { id: string; score: number }) => [r.id, r.score]),
+    );
+    const r = await cli(['select', '查詢北京今天天氣', '--top', '1'], { cwd: fx.dir });
+    const row = r.stdout.split('\n')[1]!;
+    expect(row).toMatch(/^1\s+query_weather\s/);
+    expect(row).toMatch(/天氣 \(/);
+    expect(row).toMatch(/查詢 \(/);
+    expect(row).not.toMatch(/天气|查询/);
+  });
+
+  it('finds a contract written in traditional characters with a simplified query, and the other way round', async () => {
+    fx = fixtureProject();
+    fx.write(
+      'tool_registry/hk_tide.yaml',
+      "id: hk_tide\nname: 潮汐預報\ndescription: 查詢香港各港口的潮汐時間與潮高\nschema: { type: object }\nloader: command\nloader_config: { argv: ['true'] }\n",
+    );
+    const first = async (q: string) => (await cli(['select', q, '--json'], { cwd: fx.dir })).json.results[0]?.id;
+    expect(await first('查询香港潮汐时间')).toBe('hk_tide');
+    expect(await first('查詢香港潮汐時間')).toBe('hk_tide');
+    expect(await first('tide times in Hong Kong')).toBe('hk_tide');
+  });
+
   it('prints ready-to-use definitions in OpenAI, Anthropic and MCP shapes', async () => {
     fx = fixtureProject();
     const q = ['select', 'weather in Paris', '-k', '2'];

@@ -2,7 +2,7 @@
 // back field by field, from an aligned Buffer, a Buffer at an odd offset and a plain Uint8Array.
 import { describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../src/contract/types.js';
-import { docStats } from '../../src/select/model.js';
+import { docStats, STATS_KEY } from '../../src/select/model.js';
 import { buildIndex } from '../../src/select/lex-build.js';
 import { decodeIndex, encodeIndex, type IndexData, type StoredIndex } from '../../src/select/store-format.js';
 
@@ -59,7 +59,8 @@ describe('index file format', () => {
   it('reads back everything it wrote', () => {
     const d = data();
     const bytes = encodeIndex(d);
-    expect(Buffer.from(bytes).toString('latin1', 0, 8)).toBe('TBXSEL07');
+    // Format 07, analysis version STATS_KEY: an index analysed otherwise is not this format.
+    expect(Buffer.from(bytes).toString('latin1', 0, 8)).toBe(`TBXS07${String(STATS_KEY).padStart(2, '0')}`);
     expectSame(decodeIndex(bytes), d);
   });
 
@@ -93,6 +94,8 @@ describe('index file format', () => {
     const bytes = Buffer.from(encodeIndex(data()));
     const old = Buffer.from(bytes);
     old.write('TBXSEL06', 0, 'latin1');
+    expect(decodeIndex(old)).toBeUndefined();
+    old.write(`TBXS07${String(STATS_KEY - 1).padStart(2, '0')}`, 0, 'latin1'); // terms of another analysis
     expect(decodeIndex(old)).toBeUndefined();
     expect(decodeIndex(bytes.subarray(0, 23))).toBeUndefined();
     expect(decodeIndex(Buffer.from('TBXSEL07'))).toBeUndefined();
