@@ -117,7 +117,10 @@ function printHuman(ctx: CommandContext, sel: Selection): void {
       ...new Set(
         r.why
           .slice(0, 4)
-          .map((w) => `${(w.via && (words.get(w.via) ?? w.via)) ?? words.get(w.term) ?? w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`),
+          .map(
+            (w) =>
+              `${(w.via && (words.get(w.via) ?? w.via)) ?? words.get(w.term) ?? w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`,
+          ),
       ),
     ].join('; ');
   const rows = sel.results.map((r, i) => [
