@@ -24,6 +24,15 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Node's internal bindings (DEP0111) may change in any release: toolbox uses public APIs only.
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'binding', message: 'Use a public Node API (node:net, node:tty, …).' },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { 'import-x': importX },

@@ -2,14 +2,17 @@
 // path: warm `select` via the daemon and directly vs `toolbox --version` on the shipped registry and
 // at 1k / 10k generated tools (50k with BENCH_50K=1), and `run` of a trivial Python tool via the
 // daemon and directly vs the floor (node -e 0 + bwrap python3 -c pass). Medians of interleaved runs.
-// `nice -n 10 npm run bench -- daemon` on a shared machine.
+// `nice -n 10 npm run bench -- daemon` on a shared machine. BENCH_DAEMON_BASELINE=<another built
+// checkout> adds that checkout's client, interleaved, against the same daemon (a client change measured
+// before and after in one run; the protocol and the socket path must be the same).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BIN, REPO, median, pythonProject, registryAt, table } from './lib.mjs';
+import { daemonPaths, PROTO } from '../dist/daemon/paths.js';
+import { packageVersion } from '../dist/util/version.js';
 
 const NODE = process.execPath;
 const QUERY = 'weather forecast for a city';
@@ -39,22 +42,25 @@ function interleaved(cwd, variants, n) {
 }
 
 const tb = (args, env) => [NODE, [BIN, ...args], env];
+const BASELINE = process.env.BENCH_DAEMON_BASELINE;
+/** The baseline checkout's client, when there is one: [variant] or []. */
+const baseline = (args) =>
+  BASELINE ? [[NODE, [join(resolve(BASELINE), 'bin', 'toolbox.js'), ...args], viaDaemon]] : [];
+const viaRuns = (n) => (n + 1) * (BASELINE ? 2 : 1);
 const x = (a, b) => `${(a / b).toFixed(2)}×`;
 const daemon = (action, cwd) =>
   spawnSync(NODE, [BIN, 'daemon', action, '--json'], { cwd, env: base, encoding: 'utf8' });
 /** Requests the project's daemon has served: proof that the via-daemon rows went through it. */
 const served = (cwd) => JSON.parse(daemon('status', cwd).stdout).requests ?? 0;
 
-const dc = createRequire(import.meta.url)('../bin/daemon-client.js');
-
 /**
  * Median round trip of `n` selects sent straight to the daemon's socket (no client process): the
  * daemon's own share of a via-daemon select, which the whole-process rows cannot separate.
  */
 async function socketRoundTrip(cwd, argv, n) {
-  const version = dc.packageVersion();
-  const paths = dc.daemonPaths(viaDaemon, cwd, argv, version);
-  const request = { op: 'call', go: true, proto: dc.PROTO, version, argv, cwd, env: viaDaemon, stdinTTY: false };
+  const version = packageVersion();
+  const paths = daemonPaths(viaDaemon, cwd, argv, version);
+  const request = { op: 'call', go: true, proto: PROTO, version, argv, cwd, env: viaDaemon, stdinTTY: false };
   const one = () =>
     new Promise((resolve, reject) => {
       const t0 = process.hrtime.bigint();
@@ -86,14 +92,20 @@ async function selectRows(rows, label, cwd, n) {
   daemon('start', cwd);
   try {
     const before = served(cwd);
-    const [v, d, w] = interleaved(cwd, [tb(['--version'], base), tb(sel, direct), tb(sel, viaDaemon)], n);
-    if (served(cwd) - before !== n + 1) throw new Error(`select at ${label} did not all go through the daemon`);
+    const [v, d, w, b] = interleaved(
+      cwd,
+      [tb(['--version'], base), tb(sel, direct), tb(sel, viaDaemon), ...baseline(sel)],
+      n,
+    );
+    if (served(cwd) - before !== viaRuns(n)) throw new Error(`select at ${label} did not all go through the daemon`);
     rows.push([`warm \`select\`, ${label}, direct vs \`--version\``, x(d, v), `${d.toFixed(0)} vs ${v.toFixed(0)} ms`]);
     rows.push([
       `warm \`select\`, ${label}, via daemon vs \`--version\``,
       x(w, v),
       `${w.toFixed(0)} vs ${v.toFixed(0)} ms`,
     ]);
+    if (b !== undefined)
+      rows.push([`  the same, baseline client (${BASELINE})`, x(b, v), `${b.toFixed(0)} vs ${v.toFixed(0)} ms`]);
     const rt = await socketRoundTrip(cwd, sel, 30);
     rows.push([`  the daemon's share: \`select\` round trip on its socket, ${label}`, '', `${rt.toFixed(1)} ms`]);
   } finally {
@@ -115,17 +127,18 @@ export default async function () {
         encoding: 'utf8',
       }).stdout.trim();
       const before = served(py);
-      const [n0, p0, r0, r1] = interleaved(
+      const [n0, p0, r0, r1, rb] = interleaved(
         py,
         [
           [NODE, ['-e', '0'], base],
           ['bwrap', [...bwrap, python, '-c', 'pass'], base],
           tb(runArgs, direct),
           tb(runArgs, viaDaemon),
+          ...baseline(runArgs),
         ],
         10,
       );
-      if (served(py) - before !== 11) throw new Error('run did not all go through the daemon');
+      if (served(py) - before !== viaRuns(10)) throw new Error('run did not all go through the daemon');
       const floor = n0 + p0;
       rows.push([
         '`run` trivial Python, direct vs floor (node -e 0 + bwrap python3 -c pass)',
@@ -137,6 +150,12 @@ export default async function () {
         x(r1, floor),
         `${r1.toFixed(0)} vs ${floor.toFixed(0)} ms`,
       ]);
+      if (rb !== undefined)
+        rows.push([
+          `  the same, baseline client (${BASELINE})`,
+          x(rb, floor),
+          `${rb.toFixed(0)} vs ${floor.toFixed(0)} ms`,
+        ]);
       daemon('stop', py);
     } finally {
       rmSync(py, { recursive: true, force: true });

@@ -2,8 +2,8 @@
 // Thin launcher, in CommonJS on purpose (bin/package.json says so): an ES module entry costs
 // ~1.2x `node -e 0` before it does anything. `toolbox --version` is answered here from
 // package.json with one write(2) and nothing else loaded, so it costs what `node -e 0` costs.
-// Everything else: enable Node's compile cache where it exists (Node >= 22.1), then hand over
-// to dist/main.ts's main() (bundled: see load.js), which dispatches `select` and `run` without commander.
+// Everything else goes to dist/launch.cjs (src/launch/, bundled by scripts/bundle.mjs): the daemon
+// client for `select` and `run`, and the loader of the CLI.
 'use strict';
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -27,37 +27,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       }
     }
   }
-} else if (argv[0] === 'select' || argv[0] === 'run') {
-  // A resident daemon answers these when the user runs one (bin/daemon-call.js); else direct.
-  require('./daemon-call.js')
-    .tryDaemon(argv)
-    .then(
-      (code) => (code === undefined ? direct() : (process.exitCode = code)),
-      () => direct(),
-    );
 } else {
-  direct();
-}
-
-function direct() {
-  const mod = require('node:module');
-  if (typeof mod.enableCompileCache === 'function') {
-    try {
-      mod.enableCompileCache();
-    } catch {
-      /* cache is an optimisation only */
-    }
+  let launch;
+  try {
+    launch = require('../dist/launch.cjs').launch;
+  } catch (e) {
+    process.stderr.write(`error: cannot start toolbox: ${e && e.message ? e.message : String(e)}\n`);
+    process.exitCode = 70;
   }
-  require('./load.js')
-    .loadCli()
-    .then(
-      ({ main }) =>
-        main(argv).then((code) => {
-          process.exitCode = code;
-        }),
-      (e) => {
-        process.stderr.write(`error: cannot start toolbox: ${e && e.message ? e.message : String(e)}\n`);
-        process.exitCode = 70;
-      },
-    );
+  if (launch) launch(argv);
 }

@@ -1,24 +1,26 @@
-// Bundles the CLI (src/main.ts and every module it reaches, lazily imported ones included) into one
-// CommonJS file, dist/cli.cjs, that bin/load.js loads with a V8 code cache on Node 20 (Node >= 22
-// has its own). A warm `select` resolved, linked and compiled ~45 ES modules and a `run` ~80; one
-// file whose compiled code comes from the cache costs a fraction of that.
+// Bundles the two CommonJS files bin/toolbox.js loads:
+//   dist/launch.cjs  src/launch/index.ts: the daemon client for `select` and `run` and the loader of
+//                    the CLI; small, because every command loads it (node:net only once a daemon's
+//                    socket is there).
+//   dist/cli.cjs     src/main.ts and every module it reaches, lazily imported ones included, loaded by
+//                    launch.cjs with a V8 code cache on Node 20 (Node >= 22 has its own). A warm
+//                    `select` resolved, linked and compiled ~45 ES modules and a `run` ~80; one file
+//                    whose compiled code comes from the cache costs a fraction of that.
 //
 // What stays as it was: tsc still type-checks and emits dist/**/*.js + .d.ts (the library API,
 // `import ... from 'agent-toolbox'`, and the scripts started as their own processes, such as
-// dist/select/verify-main.js). Packages in node_modules are not bundled: they are required (or, for
-// ES-only ones, imported) when the code that needs them first runs, as before.
+// dist/daemon-main.js and dist/select/verify-main.js). Packages in node_modules are not bundled: they
+// are required (or, for ES-only ones, imported) when the code that needs them first runs, as before.
 //
-// In the bundle: `import.meta.url` is the bundle's own URL and TOOLBOX_BUNDLED is true, which is all
-// src/util/assets.ts needs to find runners, templates and data. A dynamic `import('pkg')` is routed
-// through `__tbImport`: the `__import` function bin/load.js passes in (code compiled by `vm.Script`, how a
-// code cache is used on Node 20, cannot call `import()` itself), else a plain `import()`.
+// In both bundles: `import.meta.url` is the bundle's own URL and TOOLBOX_BUNDLED is true, which is all
+// src/util/assets.ts needs to find runners, templates and data. In cli.cjs a dynamic `import('pkg')`
+// is routed through `__tbImport`: the `__import` function src/launch/code-cache.ts passes in (code
+// compiled by `vm.Script`, how a code cache is used on Node 20, cannot call `import()` itself), else a
+// plain `import()`.
 import { build } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const OUT = 'dist/cli.cjs';
-const result = await build({
-  entryPoints: ['src/main.ts'],
-  outfile: OUT,
+const options = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -29,11 +31,26 @@ const result = await build({
   logLevel: 'warning',
   legalComments: 'none',
   define: { 'import.meta.url': '__tbMetaUrl', TOOLBOX_BUNDLED: 'true' },
+  banner: { js: '"use strict";\n' + "var __tbMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+/** Write `text` to `out` and say so on stderr (`npm pack --json` runs this and its stdout must stay JSON). */
+function save(out, text, result) {
+  writeFileSync(out, text);
+  const kb = (readFileSync(out).length / 1024).toFixed(0);
+  process.stderr.write(`bundle: ${out} (${kb} KB, ${Object.keys(result.metafile.inputs).length} modules)\n`);
+}
+
+const launch = await build({ ...options, entryPoints: ['src/launch/index.ts'], outfile: 'dist/launch.cjs' });
+save('dist/launch.cjs', launch.outputFiles[0].text, launch);
+
+const OUT = 'dist/cli.cjs';
+const result = await build({
+  ...options,
+  entryPoints: ['src/main.ts'],
+  outfile: OUT,
   banner: {
-    js:
-      '"use strict";\n' +
-      "var __tbMetaUrl = require('node:url').pathToFileURL(__filename).href;\n" +
-      "var __tbImport = typeof __import === 'function' ? __import : (s) => import(s);",
+    js: options.banner.js + "\nvar __tbImport = typeof __import === 'function' ? __import : (s) => import(s);",
   },
 });
 
@@ -54,7 +71,4 @@ if (routed === 0 && dynamic.size > 0) throw new Error('bundle: no dynamic import
 // The banner's fallback is the only `import(` left; anything else would fail under vm.Script.
 const left = text.match(/\bimport\(/g)?.length ?? 0;
 if (left !== 1) throw new Error(`bundle: ${left - 1} dynamic import(s) not routed through __tbImport`);
-writeFileSync(OUT, text);
-// stderr: `npm pack --json` runs this (prepack) and its stdout must stay one JSON document.
-const kb = (readFileSync(OUT).length / 1024).toFixed(0);
-process.stderr.write(`bundle: ${OUT} (${kb} KB, ${Object.keys(result.metafile.inputs).length} modules)\n`);
+save(OUT, text, result);

@@ -1,5 +1,5 @@
-// Proves the lint gate can fail: a floating promise and a misused promise planted in a virtual src/ file must be
-// reported. Run by `npm run lint`, so a config change that silently drops the type-aware rules fails CI.
+// Proves the lint gate can fail: a floating promise, a misused promise and a use of Node's internal bindings
+// planted in a temporary src/ file must be reported. Run by `npm run lint`, so a config change that silently drops the type-aware rules fails CI.
 import { rmSync, writeFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 
@@ -8,6 +8,7 @@ export function main(): void {
   save();
   [1].forEach(async () => save());
 }
+export const pipe = process.binding('pipe_wrap');
 `;
 // Type-aware rules need the file inside the TypeScript project, so it is written for the run and removed after.
 const file = 'src/commands/__lint_selftest__.ts';
@@ -19,7 +20,11 @@ try {
   rmSync(file, { force: true });
 }
 const found = new Set((result?.messages ?? []).map((m) => m.ruleId));
-const expected = ['@typescript-eslint/no-floating-promises', '@typescript-eslint/no-misused-promises'];
+const expected = [
+  '@typescript-eslint/no-floating-promises',
+  '@typescript-eslint/no-misused-promises',
+  'no-restricted-properties',
+];
 const missing = expected.filter((id) => !found.has(id));
 if (missing.length) {
   process.stderr.write(
@@ -27,4 +32,4 @@ if (missing.length) {
   );
   process.exit(1);
 }
-process.stdout.write(`lint self-test: a planted floating promise and misused promise were reported\n`);
+process.stdout.write(`lint self-test: a planted floating promise, misused promise and process.binding were reported\n`);

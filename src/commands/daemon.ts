@@ -2,7 +2,7 @@ import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { requireDuration } from '../runtime/duration.js';
 import { daemonStatus, idleFromSettings, projectPaths, startDaemon, stopDaemon } from '../daemon/control.js';
-import { client } from '../daemon/paths.js';
+import { userSettings } from '../daemon/paths.js';
 import type { DaemonStatus } from '../daemon/server.js';
 
 const ACTIONS = ['start', 'stop', 'status', 'restart'];
@@ -19,7 +19,7 @@ export async function daemonCommand(
   const { io } = ctx;
   const paths = projectPaths(io.env, io.cwd, ctx.opts);
   const idleMs = opts.idle === undefined ? idleFromSettings(io.env) : requireDuration(String(opts.idle), '--idle');
-  const mode = client.userSettings(io.env).mode;
+  const mode = userSettings(io.env).mode;
   let stopped: number | undefined;
   let status: DaemonStatus | undefined;
   if (action === 'stop' || action === 'restart') stopped = await stopDaemon(paths);

@@ -1,30 +1,27 @@
 // Talking to a project's daemon from `toolbox daemon start|stop|status|restart`.
-import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname } from 'node:path';
 import { parseDuration } from '../util/duration.js';
-import { codePath } from '../util/assets.js';
 import { packageVersion } from '../util/version.js';
-import { DEFAULT_IDLE_MS, LOCK_BUSY_EXIT, livePid, prepareDir } from './lifecycle.js';
-import { client, type DaemonPaths } from './paths.js';
+import { DEFAULT_IDLE_MS, LOCK_BUSY_EXIT, livePid } from './lifecycle.js';
+import { daemonPaths, prepareDir, unsafeDir, unsafeEntry, userSettings, type DaemonPaths } from './paths.js';
+import { spawnDaemon } from './spawn.js';
 import type { DaemonStatus } from './server.js';
 
 /** The idle timeout from the user's daemon.json (`idleTimeout: "30m"`), else the default. */
 export function idleFromSettings(env: NodeJS.ProcessEnv): number {
-  const idle = client.userSettings(env).idle;
+  const idle = userSettings(env).idle;
   return (idle === undefined ? undefined : parseDuration(idle)) ?? DEFAULT_IDLE_MS;
 }
 
 /** The daemon files of the project a command line is about (--registry / --config as given). */
 export function projectPaths(env: NodeJS.ProcessEnv, cwd: string, o: { registry?: string; config?: string }) {
   const argv = [...(o.config ? ['--config', o.config] : []), ...(o.registry ? ['--registry', o.registry] : [])];
-  return client.daemonPaths(env, cwd, argv, packageVersion());
+  return daemonPaths(env, cwd, argv, packageVersion());
 }
 
 /** One request/answer exchange with a daemon; undefined when none answers. */
 function ask(paths: DaemonPaths, op: 'status' | 'stop'): Promise<Record<string, unknown> | undefined> {
-  if (client.unsafeDir(paths.dir) || client.unsafeEntry(paths.socket, 'socket')) return Promise.resolve(undefined);
+  if (unsafeDir(paths.dir) || unsafeEntry(paths.socket, 'socket')) return Promise.resolve(undefined);
   return askSocket(paths.socket, op);
 }
 
@@ -83,26 +80,11 @@ export async function startDaemon(
 ): Promise<DaemonStatus | StartProblem> {
   const bad = prepareDir(paths.dir);
   if (bad) return { problem: bad };
-  const log = openSync(paths.log, 'a', 0o600);
-  const script = codePath('daemon-main.js');
-  // A daemon that exits with a non-zero code will never answer; code 0 means another one serves.
-  let exited: number | undefined;
-  try {
-    const child = spawn(process.execPath, [script, '--marker', paths.marker, '--idle', String(o.idleMs)], {
-      detached: true,
-      stdio: ['ignore', log, log],
-      env: o.env,
-      cwd: dirname(paths.marker),
-    });
-    child.on('exit', (code) => (exited = code ?? 1));
-    child.on('error', () => (exited = 1));
-    child.unref();
-  } finally {
-    closeSync(log);
-  }
+  const child = spawnDaemon(paths, { env: o.env, idleMs: o.idleMs });
   for (let i = 0; i < 200; i++) {
     const st = await daemonStatus(paths);
     if (st) return st;
+    const exited = child.exitCode();
     if (exited) {
       const lockHeld = exited === LOCK_BUSY_EXIT;
       return { problem: `the daemon exited with code ${exited} before answering (see ${paths.log})`, lockHeld };

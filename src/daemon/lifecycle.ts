@@ -1,11 +1,11 @@
 // A daemon process from start to end: the user's 0700 socket folder (made or checked), the pid
 // file as a lock (one daemon per project), the socket, SIGTERM/SIGINT, idle stop, and cleanup.
-import { mkdirSync, renameSync, statSync } from 'node:fs';
+import { renameSync, statSync } from 'node:fs';
 import { fileIdent, unlinkQuiet } from '../util/fs.js';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { packageVersion } from '../util/version.js';
-import { client, type DaemonPaths } from './paths.js';
+import { pathsFor, prepareDir, unsafeEntry, type DaemonPaths } from './paths.js';
 import { startReaper } from '../sandbox/reaper.js';
 import { setResidentVerifier, spawnVerifier } from '../select/journal.js';
 import { acquireLock } from './lock.js';
@@ -24,20 +24,6 @@ export const DEFAULT_IDLE_MS = 10 * 60_000;
  * timeout) and, where the pid file is the lock (no kernel lock), that the pid file still names it.
  */
 export const SELF_CHECK_MS = 2000;
-
-/** Make the user's socket folder (0700) if it is missing; why it cannot be used, or undefined. */
-export function prepareDir(dir: string): string | undefined {
-  const before = client.unsafeDir(dir);
-  if (before !== 'missing') return before;
-  try {
-    // Parents as the user's umask makes them; the folder itself 0700 (mkdir's mode is masked, never widened).
-    mkdirSync(dirname(dir), { recursive: true, mode: 0o700 });
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return `cannot create ${dir}: ${(e as Error).message}`;
-  }
-  return client.unsafeDir(dir);
-}
 
 /** Whether something answers on `socket`. */
 export function answers(socket: string): Promise<boolean> {
@@ -67,7 +53,7 @@ async function indexSize(marker: string): Promise<number> {
 export async function serveDaemon(o: { marker: string; idleMs?: number; handle: Handler }): Promise<number> {
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} [${process.pid}] ${line}\n`);
   const version = packageVersion();
-  const paths = client.pathsFor(process.env, o.marker, version);
+  const paths = pathsFor(process.env, o.marker, version);
   const bad = prepareDir(paths.dir);
   if (bad) {
     log(`not starting: ${bad}`);
@@ -80,7 +66,7 @@ export async function serveDaemon(o: { marker: string; idleMs?: number; handle: 
     else log(`not starting: the project's lock is held by a process that is no daemon of this project`);
     return lock.pid !== undefined ? 0 : LOCK_BUSY_EXIT;
   }
-  const unsafe = client.unsafeEntry(paths.socket, 'socket');
+  const unsafe = unsafeEntry(paths.socket, 'socket');
   if (unsafe && unsafe !== 'missing') {
     log(`not starting: ${unsafe}`);
     lock.release();

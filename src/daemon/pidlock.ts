@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileIdent, unlinkQuiet } from '../util/fs.js';
 import { processRuns, procStat } from '../util/proc.js';
-import { client } from './paths.js';
+import { unsafeEntry } from './paths.js';
 
 /**
  * A process's identity on Linux: its start time (field 22 of /proc/<pid>/stat, in clock ticks since
@@ -46,7 +46,7 @@ function holder(text: string | undefined): number | undefined {
 
 /** The pid a daemon's pid file names, if the file is ours and that process lives. */
 export function livePid(pidFile: string): number | undefined {
-  if (client.unsafeEntry(pidFile, 'file')) return undefined;
+  if (unsafeEntry(pidFile, 'file')) return undefined;
   return holder(readQuiet(pidFile));
 }
 
@@ -67,7 +67,7 @@ export function takeLock(pidFile: string): boolean {
       const text = readQuiet(pidFile);
       if (seen === undefined || text === undefined) continue; // removed meanwhile: try again
       if (holder(text) !== undefined) return false;
-      if (client.unsafeEntry(pidFile, 'file')) return false;
+      if (unsafeEntry(pidFile, 'file')) return false;
       // A daemon that died without cleaning up (SIGKILL) left it. Move it aside, then make sure the
       // moved file is the one judged stale: another starter may have replaced it with its own lock.
       const aside = unique();

@@ -8,7 +8,7 @@ import type { IO } from '../io.js';
 import type { ReaperState } from '../sandbox/reaper.js';
 import { Limiter } from '../serve/limiter.js';
 import { Keep } from './keep.js';
-import { client, type DaemonPaths } from './paths.js';
+import { commitsUpFront, PROTO, type DaemonPaths } from './paths.js';
 import { checkRequest, type CallRequest } from './request.js';
 
 /** How the daemon runs a command line (main.ts's `run`). */
@@ -192,11 +192,11 @@ export class DaemonServer {
       ? 'the daemon is stopping'
       : this.limiter.queued >= this.limiter.maxQueued
         ? 'busy'
-        : checkRequest(m, { proto: client.PROTO, version: this.opts.version, env: this.opts.env });
+        : checkRequest(m, { proto: PROTO, version: this.opts.version, env: this.opts.env });
     if (problem) return void s.end(JSON.stringify({ t: 'nack', reason: problem }) + '\n');
     const req = m as unknown as CallRequest;
     send(s, { t: 'ack' });
-    if (m.go === true && client.commitsUpFront(req.argv)) return this.execute(s, req, next);
+    if (m.go === true && commitsUpFront(req.argv)) return this.execute(s, req, next);
     // Nothing else runs until the client commits: a client that gave up waiting for the ack never sees
     // its command run here as well as on its direct path.
     next((g) => {

@@ -1,4 +1,4 @@
-// bin/load.js on Node 20: the bundled CLI (dist/cli.cjs) is compiled with a V8 code cache kept in
+// src/launch/code-cache.ts on Node 20: the bundled CLI (dist/cli.cjs) is compiled with a V8 code cache kept in
 // the user's cache folder. The cache is written once, reused while the bundle is the same file,
 // and anything V8 rejects, a key for another file, or a folder others can write is never used.
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -6,13 +6,13 @@
 // socket folder is empty (no orphan socket, pid file or temp file).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { askSocket as ask } from '../../src/daemon/control.js';
 import { lockName } from '../../src/daemon/lock.js';
+import { pathsFor } from '../../src/daemon/paths.js';
 import { ExitCode } from '../../src/errors.js';
 import { REPO } from '../helpers.js';
 import { marker as sandboxMarker } from '../sandbox/helpers.js';
@@ -79,10 +79,7 @@ describe('daemon project lock', () => {
     mkdirSync(marker);
     const env = { ...process.env, XDG_RUNTIME_DIR: runtime };
     const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
-    const dc = createRequire(import.meta.url)(join(REPO, 'bin', 'daemon-client.js')) as {
-      pathsFor(env: NodeJS.ProcessEnv, marker: string, version: string): { dir: string; socket: string; pid: string };
-    };
-    const paths = dc.pathsFor(env, marker, version);
+    const paths = pathsFor(env, marker, version);
     mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
     const logs: string[] = [];
     const pids: number[] = [];

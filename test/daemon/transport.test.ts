@@ -1,13 +1,11 @@
-// The daemon client's two transports through the real binary: the raw pipe handle (the default where
-// Node offers it) and node:net (TOOLBOX_DAEMON_NET=1, and every Node that lacks the raw one) give the
-// same bytes and exit codes as the direct path, and the raw one adds nothing to stderr.
+// The daemon client's socket through the real binary: the same bytes and exit codes as the direct
+// path, a stdin larger than a socket buffer arrives whole, and nothing is added to stderr.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marker } from '../sandbox/helpers.js';
 import { daemonProject } from './helpers.js';
 
 const p = daemonProject(marker());
 const OFF = { TOOLBOX_DAEMON: 'off' };
-const NET = { TOOLBOX_DAEMON_NET: '1' };
 
 beforeAll(async () => {
   p.write('tool_registry/echo.yaml', ECHO);
@@ -32,8 +30,8 @@ loader_config:
   parse: text
 `;
 
-describe('daemon client transports', () => {
-  it('select and run: the same bytes and exit codes over the raw socket and over node:net as directly', async () => {
+describe('daemon client socket', () => {
+  it('select and run: the same bytes and exit codes through the daemon as directly', async () => {
     const before = (await p.status()).requests as number;
     const text = 'λ'.repeat(400_000); // a stdin larger than a socket buffer: the client's write goes async
     const cases: [string[], string | undefined][] = [
@@ -45,16 +43,14 @@ describe('daemon client transports', () => {
     ];
     for (const [argv, input] of cases) {
       const direct = await p.tb(argv, { env: OFF, input });
-      const raw = await p.tb(argv, { input });
-      const net = await p.tb(argv, { env: NET, input });
-      expect({ argv, ...raw }).toEqual({ argv, ...direct });
-      expect({ argv, ...net }).toEqual({ argv, ...direct });
+      const via = await p.tb(argv, { input });
+      expect({ argv, ...via }).toEqual({ argv, ...direct });
     }
     expect(JSON.parse((await p.tb(['run', 'echo_len'], { input: JSON.stringify({ text }) })).stdout)).toBe(400_000);
-    expect((await p.status()).requests).toBe(before + 2 * cases.length + 1); // all of them via the daemon
+    expect((await p.status()).requests).toBe(before + cases.length + 1); // all of them via the daemon
   }, 120_000);
 
-  it('under --pending-deprecation the raw socket prints no deprecation warning', async () => {
+  it('under --pending-deprecation the client prints no deprecation warning', async () => {
     const before = (await p.status()).requests as number;
     const env = { NODE_OPTIONS: '--pending-deprecation' };
     const direct = await p.tb(['select', 'add two numbers', '--json'], { env: { ...env, ...OFF } });

@@ -59,9 +59,9 @@ describe(`the packed ${NAME} tarball`, () => {
     for (const f of [
       'dist/main.js',
       'dist/cli.cjs',
+      'dist/launch.cjs',
       'dist/index.d.ts',
       'bin/toolbox.js',
-      'bin/load.js',
       'bin/package.json',
       'LICENSE',
       'docs/run.md',
