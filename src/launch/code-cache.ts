@@ -1,6 +1,6 @@
 // Loads the CLI: dist/cli.cjs (one bundled file, scripts/bundle.mjs), with its compiled code from a
 // V8 code cache (measured: about half the CPU time to load it). Node >= 22.1 has a code cache of its
-// own (module.enableCompileCache, turned on by launch/index.ts): there the bundle is simply required.
+// own (module.enableCompileCache, turned on here): there the bundle is simply required.
 // On Node 20 the cache is kept here, the way v8-compile-cache does it: compile with vm.Script and
 // `cachedData`, and the first time save what V8 compiled, per kind of command.
 //
@@ -128,11 +128,15 @@ function loadCached(bundle: string, argv: string[]): Cli {
   };
 }
 
-/** The CLI, from dist/cli.cjs. */
-export function loadCli(argv: string[]): Promise<Cli> {
-  return new Promise((resolve) => {
-    const bundle = codePath('cli.cjs');
-    const own = (nodeModule as { enableCompileCache?: unknown }).enableCompileCache;
-    resolve(typeof own === 'function' ? (nodeModule.createRequire(bundle)(bundle) as Cli) : loadCached(bundle, argv));
-  });
+/** The CLI, from dist/cli.cjs; `argv` says which kind of command it is for (each has its own cache). */
+export function loadCli(argv: string[]): Cli {
+  const bundle = codePath('cli.cjs');
+  const { enableCompileCache } = nodeModule as { enableCompileCache?: () => unknown };
+  if (typeof enableCompileCache !== 'function') return loadCached(bundle, argv);
+  try {
+    enableCompileCache();
+  } catch {
+    /* the cache is an optimisation only */
+  }
+  return nodeModule.createRequire(bundle)(bundle) as Cli;
 }
