@@ -198,6 +198,8 @@ describe('toolbox daemon', () => {
     } finally {
       slow.kill('SIGINT');
       await once(slow, 'exit');
+      // The daemon ends the tool after the client left: the next test must not take this nap for its own.
+      await waitFor(() => processesWith(mark).length === 0);
     }
   }, 60_000);
 
