@@ -132,11 +132,18 @@ export class Breaker {
   /** A call failed (tool error, timeout, limit): count it; open the circuit at the threshold. */
   failure(id: string): void {
     const t = this.now();
-    this.update(id, (r) => {
-      if (r?.openUntil && t >= r.openUntil) return { failures: [], openUntil: t + this.settings.cooldownMs };
-      const failures = [...(r?.failures ?? []).filter((f) => t - f < this.settings.windowMs), t];
-      if (failures.length >= this.settings.failures) return { failures: [], openUntil: t + this.settings.cooldownMs };
-      return { ...r, failures };
-    });
+    this.update(id, (r) => afterFailure(r, t, this.settings));
   }
+}
+
+/**
+ * A tool's breaker record after a failure at time `t`: a failed half-open trial opens it again, and
+ * the `failures`-th failure within the window opens it. Pure, so the call log can be replayed
+ * through it (`stats --report` shows when breakers opened).
+ */
+export function afterFailure(r: BreakerRecord | undefined, t: number, settings: BreakerSettings): BreakerRecord {
+  if (r?.openUntil && t >= r.openUntil) return { failures: [], openUntil: t + settings.cooldownMs };
+  const failures = [...(r?.failures ?? []).filter((f) => t - f < settings.windowMs), t];
+  if (failures.length >= settings.failures) return { failures: [], openUntil: t + settings.cooldownMs };
+  return { ...r, failures };
 }

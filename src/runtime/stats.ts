@@ -1,5 +1,6 @@
 import type { Project } from '../config.js';
-import { Breaker, breakerSettings, type BreakerState } from './breaker.js';
+import { join } from 'node:path';
+import { Breaker, breakerSettings, type BreakerSettings, type BreakerState } from './breaker.js';
 import { readCalls, type CallRecord } from './call-log.js';
 
 /** Per-tool summary of the call log, as `toolbox stats` shows it. Times in ms. */
@@ -39,6 +40,18 @@ export function percentile(xs: number[], p: number): number {
 // Usage errors (bad arguments) and permission denied: the caller's doing, not a tool failure.
 const CALLER_EXITS = new Set([2, 7]);
 
+/** Whether a call reached the tool (its latency says something about the tool; refusals do not). */
+export function reachedTool(r: CallRecord): boolean {
+  return (
+    r.ok || r.runMs > 0 || r.outcome === 'tool_failed' || r.outcome === 'tool_timeout' || r.outcome === 'tool_limit'
+  );
+}
+
+/** Whether a call counts against the tool's circuit breaker (as the runtime counted it: countsAsFailure). */
+export function breakerFailure(r: CallRecord): boolean {
+  return !r.ok && (r.exitCode === 4 || r.exitCode === 5) && r.outcome !== 'circuit_open' && r.outcome !== 'cancelled';
+}
+
 /** Summarise call records per tool (sorted by tool id). */
 export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[] {
   const byTool = new Map<string, CallRecord[]>();
@@ -55,14 +68,7 @@ export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[]
       const rejected = rs.filter((r) => !r.ok && CALLER_EXITS.has(r.exitCode)).length;
       const judged = rs.length - rejected;
       // Latency is measured on calls that reached the tool; refusals (bad args, open circuit) say nothing about it.
-      const ran = rs.filter(
-        (r) =>
-          r.ok ||
-          r.runMs > 0 ||
-          r.outcome === 'tool_failed' ||
-          r.outcome === 'tool_timeout' ||
-          r.outcome === 'tool_limit',
-      );
+      const ran = rs.filter(reachedTool);
       const durations = ran.map((r) => r.durationMs);
       const loads = ran.filter((r) => !r.cacheHit && r.loadMs > 0).map((r) => r.loadMs);
       const errors: Record<string, number> = {};
@@ -86,8 +92,31 @@ export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[]
     });
 }
 
+/** Where a project's call statistics come from, and what they hold. */
+export interface StatsSource {
+  /** For people: where the records were read. */
+  label: string;
+  records: CallRecord[];
+  breaker: Breaker;
+  settings: BreakerSettings;
+}
+
+/**
+ * The one place `stats` and `stats --report` read a project's calls: .toolbox/calls.jsonl (and its
+ * rotated generation) and .toolbox/breaker.json. A shared state store plugs in here.
+ */
+export function statsSource(project: Project): StatsSource {
+  const settings = breakerSettings(project.config);
+  return {
+    label: join(project.stateDir, 'calls.jsonl'),
+    records: readCalls(project.stateDir),
+    breaker: new Breaker(project.stateDir, settings),
+    settings,
+  };
+}
+
 /** Stats of a project from .toolbox/calls.jsonl and .toolbox/breaker.json. */
 export function projectStats(project: Project): ToolStats[] {
-  const breaker = new Breaker(project.stateDir, breakerSettings(project.config));
-  return summarise(readCalls(project.stateDir), breaker);
+  const src = statsSource(project);
+  return summarise(src.records, src.breaker);
 }

@@ -8,7 +8,7 @@ import { toolPrints, type EvalQuery, type ToolPrints } from './compare.js';
 export type { EvalQuery } from './compare.js';
 import { BaselineRanker } from './baseline.js';
 import { meanMetrics, queryMetrics, type Metrics } from './metrics.js';
-import { openSelector } from './index.js';
+import { openSelector, type ToolWhy } from './index.js';
 
 /** One labelled query: a line of a cases file, or a contract's routing example. */
 export interface EvalCase {
@@ -29,6 +29,11 @@ export interface EvalMiss {
   got: string[];
   /** Rank of the first relevant tool within the ranking depth, or null. */
   rank: number | null;
+  /**
+   * With `explain` (toolbox ranker): the tools ranked above the first relevant one (all of the
+   * ranking when none is in it) and every relevant tool, each with its score and why.
+   */
+  detail?: { above: ToolWhy[]; wanted: ToolWhy[] };
 }
 
 /** The outcome of `toolbox eval`. */
@@ -117,11 +122,23 @@ export function readCases(file: string): EvalCase[] {
 export async function evaluate(
   project: Project,
   cases: EvalCase[],
-  opts: { top?: number; ranker?: Ranker; env?: NodeJS.ProcessEnv; caller?: Caller; examples?: boolean } = {},
+  opts: {
+    top?: number;
+    ranker?: Ranker;
+    env?: NodeJS.ProcessEnv;
+    caller?: Caller;
+    examples?: boolean;
+    /** Keep each miss's `detail` (the why of the tools involved): what `eval --report` shows. */
+    explain?: boolean;
+  } = {},
 ): Promise<EvalReport> {
   const top = opts.top ?? 10;
   const ranker = opts.ranker ?? 'toolbox';
   let rank: (q: string) => Promise<string[]>;
+  // The toolbox ranker's last answer and how to explain a tool outside it (a miss's detail is built
+  // from the very ranking the metrics were computed on).
+  let last: ToolWhy[] = [];
+  let explainTools: ((q: string, ids: string[]) => ToolWhy[]) | undefined;
   let ids: Set<string>;
   let contracts: ToolContract[];
   if (ranker === 'bm25-baseline') {
@@ -135,10 +152,14 @@ export async function evaluate(
     ids = new Set(sel.index.tools.map((t) => t.id));
     contracts = sel.index.tools.map((_, i) => sel.index.contract(i));
     // Pinned tools (select.always) are offered, not ranked: they are not part of what is measured.
-    rank = async (q) =>
-      (await sel.rank(q, { top, env: opts.env, caller: opts.caller })).results
-        .filter((r) => r.reason !== 'pinned')
-        .map((r) => r.id);
+    rank = async (q) => {
+      const ranked = (await sel.rank(q, { top, env: opts.env, caller: opts.caller })).results.filter(
+        (r) => r.reason !== 'pinned',
+      );
+      if (opts.explain) last = ranked.map((r, i) => ({ id: r.id, rank: i + 1, score: r.score, why: r.why }));
+      return ranked.map((r) => r.id);
+    };
+    if (opts.explain) explainTools = (q, wanted) => sel.explain(q, wanted, { caller: opts.caller });
   }
   if (opts.examples) cases = [...cases, ...exampleCases(contracts)];
   const results: EvalQuery[] = [];
@@ -152,13 +173,24 @@ export async function evaluate(
     per.push(queryMetrics(ranked, c.relevant));
     if (!(ranked.length && c.relevant.includes(ranked[0]!))) {
       const r = ranked.findIndex((id) => c.relevant.includes(id));
-      misses.push({
+      const miss: EvalMiss = {
         line: c.line,
         query: c.query,
         relevant: c.relevant,
         got: ranked.slice(0, 3),
         rank: r >= 0 ? r + 1 : null,
-      });
+      };
+      if (explainTools) {
+        const above = r >= 0 ? last.slice(0, r) : last;
+        const inList = new Map(last.map((t) => [t.id, t]));
+        const outside = explainTools(
+          c.query,
+          c.relevant.filter((id) => !inList.has(id)),
+        );
+        const wanted = c.relevant.flatMap((id) => inList.get(id) ?? outside.filter((t) => t.id === id));
+        miss.detail = { above, wanted };
+      }
+      misses.push(miss);
     }
   }
   return {

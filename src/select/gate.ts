@@ -12,6 +12,8 @@ export interface GateOptions {
   caller?: Caller;
   /** Count the contracts' routing examples as labelled queries (default true). */
   examples?: boolean;
+  /** Explain the misses of the current registry (`eval --report`); the base's are not explained. */
+  explain?: boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function evaluateAgainst(
       : [];
     const all = [...cases, ...examples];
     const report = await evaluate(project, all, opts);
-    const base = await evaluate(at.project, all, opts);
+    const base = await evaluate(at.project, all, { ...opts, explain: false });
     return { report, base: { label: against, metrics: base.metrics }, changes: compareRuns(base, report) };
   } finally {
     at.cleanup();

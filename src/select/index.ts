@@ -40,6 +40,15 @@ export interface SelectedTool {
   dense?: number;
 }
 
+/** One tool's standing for a query (`Selector.explain`, `eval --report`). */
+export interface ToolWhy {
+  id: string;
+  /** 1-based rank by score among the tools the caller may use; null when it matches nothing of the query. */
+  rank: number | null;
+  score: number;
+  why: WhyTerm[];
+}
+
 /** What `selectTools` returns. */
 export interface Selection {
   query: string;
@@ -175,6 +184,37 @@ export class Selector {
     const pins = (this.project.config.select?.always ?? []).filter((id) => !have.has(id));
     results.push(...this.named(pins, allow, warnings, 'pinned'));
     return { results, warnings, history: ctx.history };
+  }
+
+  /**
+   * Where each of `ids` stands for `query` whether or not it made the list: its rank by lexical
+   * score among the tools the caller may use (null when it matches no word of the query, or is not
+   * a tool the caller may use), the score and why. What `eval --report` shows for the tools a
+   * missed query wanted. Unknown ids are left out.
+   */
+  explain(query: string, ids: readonly string[], opts: { caller?: Caller; params?: RankParams } = {}): ToolWhy[] {
+    const params = opts.params ?? RANK;
+    const q = contextQuery(query, undefined, params.derived).query;
+    const scores = scoreAll(this.index.lex, q, params);
+    const allow = this.allowed(opts.caller);
+    const out: ToolWhy[] = [];
+    for (const id of ids) {
+      const doc = this.doc(id);
+      if (doc === undefined) continue;
+      const s = scores[doc]!;
+      let rank: number | null = null;
+      if (s > 0 && (!allow || allow(doc))) {
+        rank = 1;
+        for (let i = 0; i < scores.length; i++)
+          if ((scores[i]! > s || (scores[i] === s && i < doc)) && (!allow || allow(i))) rank++;
+      }
+      const why = explain(this.index.lex, doc, q).map((w) => {
+        const via = q.source.get(w.term);
+        return via ? { ...w, via } : w;
+      });
+      out.push({ id, rank, score: s, why });
+    }
+    return out;
   }
 
   /** Tool number of `id`, if the registry has it. */

@@ -135,6 +135,25 @@ export function similarPairs(files: LintFile[], threshold: number, stats?: Simil
   return out;
 }
 
+/**
+ * The cosine similarity of two descriptions' term vectors, exactly as this rule measures a pair
+ * (0..1): what `eval --report` shows beside two confusable tools.
+ */
+export function descriptionSimilarity(a: string, b: string): number {
+  const tf = (text: string) => {
+    const m = new Map<string, number>();
+    for (const t of terms(text)) m.set(t, (m.get(t) ?? 0) + 1);
+    return m;
+  };
+  const x = tf(a);
+  const y = tf(b);
+  let dot = 0;
+  for (const [t, n] of x) dot += n * (y.get(t) ?? 0);
+  const norm = (m: Map<string, number>) => Math.sqrt([...m.values()].reduce((s, n) => s + n * n, 0));
+  const d = norm(x) * norm(y);
+  return d ? Math.min(1, dot / d) : 0;
+}
+
 /** Two tools whose descriptions are so alike that a selector cannot tell them apart. */
 export const rule: LintRule = {
   meta: {
