@@ -62,6 +62,22 @@ export default tseslint.config(
     },
   },
   {
+    // The HTML reports' browser code: classic scripts concatenated into one inline <script> (uPlot,
+    // common.js, then the page's file): common.js's D and TB are globals of the others (/* global */).
+    files: ['src/report/app/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        document: 'readonly',
+        window: 'readonly',
+        getComputedStyle: 'readonly',
+        matchMedia: 'readonly',
+        Intl: 'readonly',
+        uPlot: 'readonly',
+      },
+    },
+  },
+  {
     // The runners run inside the sandboxed child under plain Node.
     files: ['src/loaders/runners/*.mjs'],
     languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' } },

@@ -160,6 +160,8 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
         .choices(['toolbox', 'bm25-baseline'])
         .default('toolbox'),
     )
+    .option('--report <file>', 'also write a self-contained HTML report (misses and why, confusable tools, curves)')
+    .option('--force', 'with --report: overwrite a file that is not an earlier toolbox report')
     .action(lazy('eval', 'evalCommand'));
 
   program
@@ -178,6 +180,8 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
   program
     .command('stats')
     .description('per-tool call statistics from .toolbox/calls.jsonl')
+    .option('--report <file>', 'also write a self-contained HTML report (calls over time, latency, breakers)')
+    .option('--force', 'with --report: overwrite a file that is not an earlier toolbox report')
     .action(lazy('stats', 'statsCommand'));
 
   program

@@ -39,7 +39,10 @@ export async function evalCommand(
     opts.user || opts.role
       ? { user: opts.user as string | undefined, role: opts.role as string | undefined }
       : undefined;
-  const common = { top, env: ctx.io.env, caller, examples };
+  const reportFile = opts.report === undefined ? undefined : resolve(ctx.io.cwd, String(opts.report));
+  const { checkReportPath, writeEvalReport } = reportFile ? await import('../report/index.js') : {};
+  if (reportFile) checkReportPath!(reportFile, Boolean(opts.force)); // before the work, not after
+  const common = { top, env: ctx.io.env, caller, examples, explain: Boolean(reportFile) };
   let report: EvalReport;
   let changes: QueryChange[] | undefined;
   let base: { label: string; metrics?: EvalReport['metrics'] } | undefined;
@@ -61,6 +64,20 @@ export async function evalCommand(
       `warning: ${report.unknown.length} relevant id(s) are not tools of the registry: ${report.unknown.slice(0, 5).join(', ')}${report.unknown.length > 5 ? ', …' : ''}\n`,
     );
   }
+  if (reportFile) {
+    const bytes = await writeEvalReport!(reportFile, {
+      project,
+      report,
+      top,
+      caller,
+      casesLabel: args[0] === undefined ? undefined : String(args[0]),
+      compare: changes ? { against: base!.label, before: base!.metrics, changes } : undefined,
+      cwd: ctx.io.cwd,
+      env: ctx.io.env,
+      force: Boolean(opts.force),
+    });
+    if (!ctx.opts.json) ctx.io.stderr.write(`report: ${String(opts.report)} (${Math.ceil(bytes / 1024)} KB)\n`);
+  }
   const failed = failedThresholds(report.metrics, thresholds);
   const worse = changes?.filter((c) => c.verdict === 'worse') ?? [];
   const code = failed.length || (opts.failOnRegression && worse.length) ? 1 : 0;
@@ -69,7 +86,7 @@ export async function evalCommand(
     printJson(ctx, {
       metrics,
       queries,
-      misses,
+      misses: misses.map(({ detail: _, ...m }) => m),
       ranker,
       top,
       unknown,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { resolveProject } from '../config.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { renderTable } from '../output/table.js';
@@ -7,9 +8,19 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 const ms = (x: number | null) => (x === null ? '-' : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
 
 /** `toolbox stats`: per-tool numbers from .toolbox/calls.jsonl and the breaker state. */
-export async function statsCommand(ctx: CommandContext): Promise<number> {
+export async function statsCommand(
+  ctx: CommandContext,
+  _args: unknown[],
+  opts: Record<string, unknown>,
+): Promise<number> {
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
   const stats = projectStats(project);
+  if (opts.report !== undefined) {
+    const { writeStatsReport } = await import('../report/index.js');
+    const file = resolve(ctx.io.cwd, String(opts.report));
+    const bytes = writeStatsReport(file, project, { cwd: ctx.io.cwd, env: ctx.io.env, force: Boolean(opts.force) });
+    if (!ctx.opts.json) ctx.io.stderr.write(`report: ${String(opts.report)} (${Math.ceil(bytes / 1024)} KB)\n`);
+  }
   if (ctx.opts.json) {
     printJson(ctx, { tools: stats });
     return 0;
