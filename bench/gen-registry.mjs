@@ -17,7 +17,8 @@ const VERBS = (
 ).split(',');
 const SYL = 'ka lo mi ne ru ta vi so pe da zu fo li ga ber quin tor mas pel vex dra nor sil '.trim().split(' ');
 
-function rng(seed) {
+/** A seeded generator (mulberry32): every run measures the same data. */
+export function rng(seed) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
