@@ -113,6 +113,18 @@ describe(`the packed ${NAME} tarball`, () => {
     expect(run.code, run.all).toBe(0);
     expect(JSON.stringify(JSON.parse(run.stdout))).toContain('"words":5');
     expect(sh(APP, 'npx', ['--no-install', NAME, '--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // The HTML reports find their page code (dist/report/app/) and uPlot (a dependency) when installed.
+    writeFileSync(join(APP, 'cases.jsonl'), '{"query": "count the words of a text", "relevant": ["word_count"]}\n');
+    for (const args of [
+      ['eval', 'cases.jsonl', '--report', 'eval.html'],
+      ['stats', '--report', 'stats.html'],
+    ]) {
+      const r = toolbox(...args);
+      expect(r.code, r.all).toBe(0);
+      const html = readFileSync(join(APP, args[args.length - 1]!), 'utf8');
+      expect(html).toContain('var uPlot=');
+      expect(html).toContain('TB.start(');
+    }
   });
 
   it('leaves out the OpenTelemetry SDK: tracing asked for runs the tool untraced and says so once, without secrets', () => {
