@@ -23,8 +23,10 @@ export interface ServeOptions {
   maxQueued?: number;
   /** HTTP: a session with no request in flight for this long is closed (default 30 min). */
   sessionIdleMs?: number;
-  /** HTTP: sessions alive at once (default 100); a new one evicts the least recently active idle one. */
+  /** HTTP: sessions alive at once (default 100); a new one evicts the least recently active one no longer live. */
   maxSessions?: number;
+  /** HTTP: a session active this recently (or with a request or stream open) is live: never evicted (default 5 min). */
+  sessionLiveMs?: number;
   verbose?: boolean;
   /** Host environment for the sandbox allow-lists (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -38,6 +40,7 @@ const REGISTRY_TTL_MS = 1000;
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_SESSION_LIVE_MS = 5 * 60_000;
 
 /**
  * What every MCP connection of one `toolbox serve` process shares: one Runtime (the same pipeline
@@ -114,7 +117,7 @@ export class ServeCore {
       const r = await this.limiter.run(
         () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal, client, callId }),
         signal,
-        { tool: id, session },
+        { tool: id, client: session },
       );
       return okResult(r, this.runtime.find(r.tool).contract);
     } catch (e) {

@@ -13,7 +13,10 @@ export interface HttpLimits {
   bodyTimeoutMs: number;
   /** Largest request body accepted. */
   maxBodyBytes: number;
-  /** Requests one client (an MCP session; before it has one, a non-loopback address) may have in flight. */
+  /**
+   * JSON-RPC messages one client (an MCP session; before it has one, a non-loopback address) may have
+   * in flight: each message of a batch counts.
+   */
   maxPerClient: number;
 }
 
@@ -97,22 +100,27 @@ export function readJsonBody(req: IncomingMessage, limits: HttpLimits): Promise<
   });
 }
 
-/** Counts requests in flight per client address. */
+/** Counts requests in flight per client (a session, or an address); a JSON-RPC batch counts each of its messages. */
 export class PerClient {
   private readonly n = new Map<string, number>();
   constructor(private readonly max: number) {}
-  /** Take a slot for `addr`; false when it already has `max`. The returned release is idempotent. */
-  take(addr: string): (() => void) | undefined {
-    const cur = this.n.get(addr) ?? 0;
-    if (cur >= this.max) return undefined;
-    this.n.set(addr, cur + 1);
+  /** Take `count` slots for `key` at once; undefined when that would pass `max`. The returned release is idempotent. */
+  take(key: string, count = 1): (() => void) | undefined {
+    const cur = this.n.get(key) ?? 0;
+    if (cur + count > this.max) return undefined;
+    this.n.set(key, cur + count);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const v = (this.n.get(addr) ?? 1) - 1;
-      if (v <= 0) this.n.delete(addr);
-      else this.n.set(addr, v);
+      const v = (this.n.get(key) ?? count) - count;
+      if (v <= 0) this.n.delete(key);
+      else this.n.set(key, v);
     };
   }
+}
+
+/** How many JSON-RPC messages a POST body carries (a batch is an array of them). */
+export function messageCount(body: unknown): number {
+  return Array.isArray(body) ? Math.max(1, body.length) : 1;
 }

@@ -3,12 +3,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, type ServeCore } from './core.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, DEFAULT_SESSION_LIVE_MS, type ServeCore } from './core.js';
 import { createMcpServer } from './server.js';
 import { AuthGate, peerCheckWorks, type HttpAuth } from './auth.js';
 import {
   checkOrigin,
   DEFAULT_HTTP_LIMITS,
+  messageCount,
   PerClient,
   readJsonBody,
   type HttpLimits,
@@ -70,6 +71,8 @@ interface Session {
   lastActive: number;
   /** POST/DELETE requests still being answered (an open GET stream does not count). */
   busy: number;
+  /** Open GET notification streams (they keep a session from eviction, not from expiry). */
+  streams: number;
   closing?: SessionCloseReason;
 }
 
@@ -80,7 +83,8 @@ interface Session {
  *
  * Sessions are bounded: one with no request in flight for `core.opts.sessionIdleMs` (default 30
  * min) is closed, and at most `core.opts.maxSessions` (default 100) live at once: a new client
- * evicts the least recently active idle session, or gets 503 when every session is busy. A closed
+ * evicts the least recently active session quiet for `sessionLiveMs` (default 5 min), or gets 503
+ * when every session is still live. A closed
  * session's id then gets 404 (the client must initialize again, per the Streamable HTTP spec), and
  * its tool pins and found tools are released.
  */
@@ -88,6 +92,7 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   const sessions = new Map<string, Session>();
   const idleMs = core.opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const maxSessions = core.opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const liveMs = core.opts.sessionLiveMs ?? DEFAULT_SESSION_LIVE_MS;
   let pending = 0; // initialize requests being answered (not yet in `sessions`)
   let port = opts.port;
   const loopback = isLoopbackHost(opts.host);
@@ -134,12 +139,24 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   const sweeper = setInterval(sweep, Math.max(10, Math.min(60_000, Math.floor(idleMs / 4))));
   sweeper.unref();
 
-  /** Room for one more session: evict the least recently active idle one if full. */
+  /**
+   * Room for one more session: if full, evict the least recently active session that is no longer
+   * live (no request in flight, no open stream, quiet for `sessionLiveMs`). A newcomer never
+   * evicts a live session: it gets 503 instead.
+   */
   const makeRoom = (): boolean => {
     sweep();
     if (sessions.size + pending < maxSessions) return true;
     let oldest: Session | undefined;
-    for (const s of sessions.values()) if (s.busy === 0 && (!oldest || s.lastActive < oldest.lastActive)) oldest = s;
+    const quietSince = Date.now() - liveMs;
+    for (const s of sessions.values())
+      if (
+        s.busy === 0 &&
+        s.streams === 0 &&
+        s.lastActive <= quietSince &&
+        (!oldest || s.lastActive < oldest.lastActive)
+      )
+        oldest = s;
     if (!oldest) return false;
     closeSession(oldest, 'evicted');
     return sessions.size + pending < maxSessions;
@@ -147,7 +164,11 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
 
   const track = (s: Session, req: IncomingMessage, res: ServerResponse) => {
     s.lastActive = Date.now();
-    if (req.method === 'GET') return;
+    if (req.method === 'GET') {
+      s.streams++;
+      res.once('close', () => s.streams--);
+      return;
+    }
     s.busy++;
     res.once('close', () => {
       s.busy--;
@@ -180,6 +201,17 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       const b = await readJsonBody(req, limits);
       if (!('body' in b)) return refuse(res, b);
       parsed = b.body;
+      // Every message of a batch counts against the client's limit, not the one HTTP request.
+      const more = messageCount(parsed) - 1;
+      if (more > 0 && key !== undefined) {
+        const batch = perClient.take(key, more);
+        if (!batch)
+          return refuse(res, {
+            status: 429,
+            message: `Too many requests in flight from this client: a batch of ${more + 1} messages, at most ${limits.maxPerClient} at once`,
+          });
+        res.once('close', batch);
+      }
     }
     const sid = req.headers['mcp-session-id'];
     const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
@@ -191,7 +223,7 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       return jsonRpcError(res, 404, 'Session not found (unknown, closed or expired): initialize a new session', -32001);
     if (req.method !== 'POST') return jsonRpcError(res, 400, 'No session: send initialize first');
     if (!makeRoom()) {
-      return jsonRpcError(res, 503, `Too many sessions: all ${maxSessions} sessions are busy; retry later`, -32000, {
+      return jsonRpcError(res, 503, `Too many sessions: all ${maxSessions} sessions are in use; retry later`, -32000, {
         'retry-after': '5',
       });
     }
@@ -201,7 +233,17 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        session = { id, transport, server, found, runtimeSession, lastActive: Date.now(), busy: 1, closing: undefined };
+        session = {
+          id,
+          transport,
+          server,
+          found,
+          runtimeSession,
+          lastActive: Date.now(),
+          busy: 1,
+          streams: 0,
+          closing: undefined,
+        };
         res.once('close', () => {
           session!.busy--;
           session!.lastActive = Date.now();

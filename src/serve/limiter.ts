@@ -1,29 +1,38 @@
 import { ExitCode, ToolboxError } from '../errors.js';
 
-/** Who a call belongs to: its tool (per-tool cap) and its session (fair share of the queue). */
+/**
+ * Who a call belongs to: its tool (per-tool cap) and its client (fair share of the slots and the
+ * queue): an MCP session, or whatever else names one client (a stateless client's identity).
+ */
 export interface LimiterKey {
   tool?: string;
-  session?: string;
+  client?: string;
 }
 
 interface Waiter {
   key: LimiterKey;
   go: () => void;
   fail: (e: unknown) => void;
+  /** Take the waiter out of the queue (a cancelled or dropped call). */
+  leave: () => void;
 }
 
 /**
  * Caps the calls running at once (globally, and per tool) and the calls waiting, so a flood costs
  * bounded memory and processes. A call waits without holding a slot; slots are handed out round
- * robin across sessions, and only to a call whose tool is under its own cap: twenty slow calls to
+ * robin across clients, and only to a call whose tool is under its own cap: twenty slow calls to
  * one tool occupy that tool's `perTool` slots, never the slots an unrelated tool needs, and one
- * session cannot starve the others. Waiters leave the queue when their request is cancelled.
- * Time spent waiting here is not part of a call's timeout (the runtime starts it after).
+ * client cannot starve the others. The queue is shared the same way: when it is full, a call of a
+ * client with fewer calls waiting than the longest queue takes the place of that queue's newest
+ * call (which fails with server_busy), so one client can fill the queue only while nobody else
+ * wants it, and every client waiting gets an equal share. Waiters leave the queue when their
+ * request is cancelled. Time spent waiting here is not part of a call's timeout (the runtime
+ * starts it after).
  */
 export class Limiter {
   private active = 0;
   private readonly perToolActive = new Map<string, number>();
-  private readonly bySession = new Map<string, Waiter[]>();
+  private readonly byClient = new Map<string, Waiter[]>();
   private count = 0;
 
   constructor(
@@ -62,18 +71,18 @@ export class Limiter {
     if (key.tool !== undefined) this.perToolActive.set(key.tool, (this.perToolActive.get(key.tool) ?? 0) + 1);
   }
 
-  /** Hand free slots out: sessions in turn (Map order, rotated after each grant), first eligible call of each. */
+  /** Hand free slots out: clients in turn (Map order, rotated after each grant), first eligible call of each. */
   private dispatch(): void {
     let granted = true;
     while (granted && this.active < this.maxActive && this.count > 0) {
       granted = false;
-      for (const [session, queue] of this.bySession) {
+      for (const [client, queue] of this.byClient) {
         const i = queue.findIndex((w) => this.free(w.key));
         if (i < 0) continue;
         const [w] = queue.splice(i, 1);
         this.count--;
-        this.bySession.delete(session);
-        if (queue.length) this.bySession.set(session, queue); // to the back of the rotation
+        this.byClient.delete(client);
+        if (queue.length) this.byClient.set(client, queue); // to the back of the rotation
         w!.go();
         granted = true;
         break;
@@ -81,19 +90,28 @@ export class Limiter {
     }
   }
 
+  /**
+   * The queue is full and `client` wants a place: the longest queue of another client, when it is
+   * longer than this client's own would become, gives up its newest call. False when none can.
+   */
+  private makeRoom(client: string): boolean {
+    const own = this.byClient.get(client)?.length ?? 0;
+    let longest: Waiter[] | undefined;
+    for (const [c, q] of this.byClient) if (c !== client && (!longest || q.length > longest.length)) longest = q;
+    if (!longest || longest.length <= own + 1) return false;
+    const victim = longest[longest.length - 1]!;
+    victim.leave();
+    victim.fail(busy(this.maxQueued, 'another client needs its share of the queue'));
+    return true;
+  }
+
   private acquire(key: LimiterKey, signal?: AbortSignal): Promise<void> {
     if (this.free(key) && this.count === 0) {
       this.take(key);
       return Promise.resolve();
     }
-    if (this.count >= this.maxQueued) {
-      return Promise.reject(
-        new ToolboxError('server_busy', `too many calls waiting (${this.maxQueued}); try again shortly`, {
-          exitCode: ExitCode.limit,
-        }),
-      );
-    }
-    const session = key.session ?? '';
+    const client = key.client ?? '';
+    if (this.count >= this.maxQueued && !this.makeRoom(client)) return Promise.reject(busy(this.maxQueued));
     return new Promise<void>((resolve, reject) => {
       const w: Waiter = {
         key,
@@ -102,24 +120,33 @@ export class Limiter {
           this.take(key);
           resolve();
         },
-        fail: reject,
-      };
-      const onAbort = () => {
-        const q = this.bySession.get(session);
-        const i = q ? q.indexOf(w) : -1;
-        if (i >= 0) {
+        fail: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+        leave: () => {
+          const q = this.byClient.get(client);
+          const i = q ? q.indexOf(w) : -1;
+          if (i < 0) return;
           q!.splice(i, 1);
           this.count--;
-          if (!q!.length) this.bySession.delete(session);
-        }
+          if (!q!.length) this.byClient.delete(client);
+        },
+      };
+      const onAbort = () => {
+        w.leave();
         reject(new ToolboxError('cancelled', 'call cancelled while waiting', { exitCode: ExitCode.cancelled }));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      const q = this.bySession.get(session);
+      const q = this.byClient.get(client);
       if (q) q.push(w);
-      else this.bySession.set(session, [w]);
+      else this.byClient.set(client, [w]);
       this.count++;
       this.dispatch();
     });
   }
+}
+
+function busy(maxQueued: number, why = `too many calls waiting (${maxQueued})`): ToolboxError {
+  return new ToolboxError('server_busy', `${why}; try again shortly`, { exitCode: ExitCode.limit });
 }

@@ -131,6 +131,21 @@ export const CASES = {
     attack: "a tool allowed the network reads the token file and calls the user's `serve --http`",
     outcome: fs,
   },
+  'serve-batch-flood': {
+    item: '23.10',
+    attack: 'one JSON-RPC batch of 30 calls, counted as one request, to fill the queue',
+    outcome: 'blocked',
+  },
+  'serve-queue-share': {
+    item: '23.10',
+    attack: "one session fills the call queue so that another session's call is refused",
+    outcome: 'blocked',
+  },
+  'serve-evict-live-session': {
+    item: '23.10',
+    attack: 'new sessions past the cap evict a live client that is idle between calls',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

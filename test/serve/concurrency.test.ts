@@ -129,4 +129,32 @@ describe('Limiter', () => {
     await first;
     expect(await l.run(async () => 'after')).toBe('after');
   });
+
+  it("shares a full queue: a newcomer takes the place of the longest queue's newest call", async () => {
+    const l = new Limiter(1, 4);
+    const hold = gate();
+    const running = l.run(() => hold.p, undefined, { client: 'a' });
+    const a = Array.from({ length: 4 }, (_, i) => l.run(async () => `a${i}`, undefined, { client: 'a' }));
+    const refused = await l.run(async () => 'a5', undefined, { client: 'a' }).catch((e: unknown) => e);
+    expect((refused as ToolboxError).code).toBe('server_busy'); // alone, a gets no more than the queue
+    const b = [
+      l.run(async () => 'b0', undefined, { client: 'b' }),
+      l.run(async () => 'b1', undefined, { client: 'b' }),
+    ];
+    // b now has 2 places, a 2; a third call of b would make b's queue the longest: refused.
+    const b2 = await l.run(async () => 'b2', undefined, { client: 'b' }).catch((e: unknown) => e);
+    expect((b2 as ToolboxError).code).toBe('server_busy');
+    expect(l.queued).toBe(4);
+    hold.open();
+    await running;
+    const settled = await Promise.allSettled([...a, ...b]);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as ToolboxError).code))).toEqual([
+      'a0',
+      'a1',
+      'server_busy',
+      'server_busy',
+      'b0',
+      'b1',
+    ]);
+  });
 });

@@ -26,7 +26,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start(opts: { sessionIdleMs?: number; maxSessions?: number }): Promise<Running> {
+async function start(opts: { sessionIdleMs?: number; maxSessions?: number; sessionLiveMs?: number }): Promise<Running> {
   const project = resolveProject({ cwd: proj.dir, registry: proj.registry });
   const core = new ServeCore(project, {
     expose: 'search',
@@ -73,6 +73,39 @@ async function connect(url: string) {
   client.onerror = () => undefined; // the GET stream of an expired session fails to reconnect: expected
   await client.connect(transport);
   return { client, transport };
+}
+
+const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** A session opened with plain POSTs (initialize, initialized), with no GET stream. */
+async function rawSession(url: string): Promise<string> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
+  await res.text();
+  if (res.status !== 200) throw new Error(`initialize: ${res.status}`);
+  const sid = res.headers.get('mcp-session-id')!;
+  await rawCall(url, sid, 'notifications/initialized');
+  return sid;
+}
+
+/** One JSON-RPC message on a session; the HTTP status. */
+async function rawCall(url: string, sid: string, method: string): Promise<number> {
+  const notification = method.startsWith('notifications/');
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', method, ...(notification ? {} : { id: 2 }) }),
+  });
+  await res.text();
+  return res.status;
 }
 
 const status = (e: unknown) => (e instanceof StreamableHTTPError ? e.code : e);
@@ -128,17 +161,28 @@ describe('serve --http sessions', () => {
     await a.client.close();
   });
 
-  it('caps the sessions: a new client evicts the least recently active idle one', async () => {
-    running = await start({ maxSessions: 2 });
-    const a = await connect(running.url);
-    const b = await connect(running.url);
-    await a.client.listTools(); // b is now the least recently active
+  it('caps the sessions: a new client evicts the least recently active one that is no longer live', async () => {
+    running = await start({ maxSessions: 2, sessionLiveMs: 0 });
+    // Clients without a GET stream (an open stream keeps a session live: never evicted).
+    const a = await rawSession(running.url);
+    const b = await rawSession(running.url);
+    expect(await rawCall(running.url, a, 'tools/list')).toBe(200); // b is now the least recently active
     const c = await connect(running.url);
-    expect(running.closed).toEqual([{ id: b.transport.sessionId!, reason: 'evicted' }]);
-    expect(status(await b.client.listTools().catch((e: unknown) => e))).toBe(404);
-    await a.client.listTools();
+    expect(running.closed).toEqual([{ id: b, reason: 'evicted' }]);
+    expect(await rawCall(running.url, b, 'tools/list')).toBe(404);
+    expect(await rawCall(running.url, a, 'tools/list')).toBe(200);
     await c.client.listTools();
-    for (const x of [a, b, c]) await x.client.close().catch(() => undefined);
+    // c holds a GET stream, a was just active: with the default live time neither can be evicted.
+    await c.client.close();
+  });
+
+  it('never evicts a session with an open stream, however quiet', async () => {
+    running = await start({ maxSessions: 1, sessionLiveMs: 0 });
+    const a = await connect(running.url);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await rawSession(running.url).catch((e: unknown) => String(e))).toMatch(/503/);
+    expect((await a.client.listTools()).tools.length).toBeGreaterThan(0);
+    await a.client.close();
   });
 
   it('refuses a new session with 503 when every session is busy', async () => {

@@ -1,0 +1,167 @@
+// Issue 23 item 10: one client of `serve --http` cannot fill the queue or push others out. Real
+// JSON-RPC batches on a real session, real concurrent MCP clients, real sandboxed tools.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { resolveProject } from '../../src/config.js';
+import { ServeCore, type ServeOptions } from '../../src/serve/core.js';
+import { serveHttp } from '../../src/serve/http.js';
+import { errCode } from '../serve/fixtures.js';
+import { expected } from './cases.js';
+import { contract, project } from './helpers.js';
+
+const TOKEN = 'fairness-test-token-0123456789abcdef';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const p = project({
+  'tool_registry/nap.yaml': contract('nap', 'command', '{ argv: [/bin/sleep, "{{x}}"] }', 'timeout: 20s'),
+  'tool_registry/echo.yaml': contract('echo', 'command', '{ argv: [/bin/echo, "{{x}}"] }'),
+});
+
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+});
+
+async function start(opts: Partial<ServeOptions>, maxPerClient = 12): Promise<string> {
+  const core = new ServeCore(resolveProject({ cwd: p.dir }), { expose: 'all', caller: {}, ...opts });
+  const ac = new AbortController();
+  let done!: Promise<void>;
+  const url = await new Promise<string>((res, rej) => {
+    done = serveHttp(core, {
+      port: 0,
+      host: '127.0.0.1',
+      token: TOKEN,
+      signal: ac.signal,
+      limits: { maxPerClient },
+      onListening: res,
+    });
+    done.catch(rej);
+  });
+  stop = async () => {
+    ac.abort();
+    await done;
+    await core.close();
+  };
+  return url;
+}
+
+async function session(url: string) {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: AUTH } });
+  const client = new Client({ name: 'fair', version: '1' });
+  client.onerror = () => undefined;
+  await client.connect(transport);
+  return { client, transport, sid: transport.sessionId! };
+}
+
+type Reply = { id: number; result?: { isError?: boolean; structuredContent?: unknown; _meta?: unknown } };
+
+/** POST a JSON-RPC batch of tools/call on a session; the HTTP status and every response on the stream. */
+async function batch(url: string, sid: string, calls: { name: string; x: string }[]) {
+  const body = calls.map((c, i) => ({
+    jsonrpc: '2.0',
+    id: 1000 + i,
+    method: 'tools/call',
+    params: { name: c.name, arguments: { x: c.x } },
+  }));
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      ...AUTH,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  const replies: Reply[] = text
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6)) as Reply);
+  return { status: res.status, replies };
+}
+
+const busy = (r: Reply) => r.result?.isError && errCode(r.result as never) === 'server_busy';
+
+describe('item 23.10: one client cannot fill the queue or push others out', () => {
+  it('a JSON-RPC batch counts each of its calls against the client limit', async () => {
+    expect(expected('serve-batch-flood', 'bwrap')).toBe('blocked');
+    const url = await start({ maxConcurrent: 2, maxQueued: 20 });
+    const a = await session(url);
+    const b = await session(url);
+    // 30 calls in one HTTP request: more than the 12 this client may have in flight.
+    const flood = await batch(
+      url,
+      a.sid,
+      Array.from({ length: 30 }, () => ({ name: 'nap', x: '3' })),
+    );
+    expect(flood.status).toBe(429);
+    // A batch within the limit (its GET stream holds one of the 12) is served, and another
+    // session's call still gets through meanwhile.
+    const within = batch(
+      url,
+      a.sid,
+      Array.from({ length: 10 }, () => ({ name: 'nap', x: '0.2' })),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    const other = await b.client.callTool({ name: 'echo', arguments: { x: 'still served' } });
+    expect(other.isError).toBeFalsy();
+    const done = await within;
+    expect(done.status).toBe(200);
+    expect(done.replies).toHaveLength(10);
+    expect(done.replies.filter((r) => r.result?.isError)).toEqual([]);
+    await a.client.close();
+    await b.client.close();
+  }, 60_000);
+
+  it('a client that filled the queue gives up places to another client', async () => {
+    expect(expected('serve-queue-share', 'bwrap')).toBe('blocked');
+    const url = await start({ maxConcurrent: 1, maxQueued: 6 });
+    const a = await session(url);
+    const b = await session(url);
+    // One running, 6 waiting, 3 refused: the queue is all A's.
+    const hog = batch(
+      url,
+      a.sid,
+      Array.from({ length: 10 }, () => ({ name: 'nap', x: '1' })),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const other = await b.client.callTool({ name: 'echo', arguments: { x: 'my share' } });
+    expect(other.isError).toBeFalsy();
+    expect(other.structuredContent ?? other.content).toBeTruthy();
+    const r = await hog;
+    expect(r.replies).toHaveLength(10);
+    // A's newest waiting call made room: 3 refused on arrival, 1 dropped for B.
+    expect(r.replies.filter(busy)).toHaveLength(4);
+    await a.client.close();
+    await b.client.close();
+  }, 60_000);
+
+  it('new sessions never evict a live one: past the cap they get 503', async () => {
+    expect(expected('serve-evict-live-session', 'bwrap')).toBe('blocked');
+    const url = await start({ maxSessions: 3 });
+    const victim = await session(url);
+    expect((await victim.client.callTool({ name: 'echo', arguments: { x: 'hi' } })).isError).toBeFalsy();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `flood${i}`, version: '1' } },
+        }),
+      });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(statuses).toEqual([200, 200, 503, 503, 503]);
+    // The victim, idle between calls all along, still has its session.
+    expect((await victim.client.callTool({ name: 'echo', arguments: { x: 'still mine' } })).isError).toBeFalsy();
+    await victim.client.close();
+  }, 30_000);
+});
