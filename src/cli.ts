@@ -137,7 +137,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
 
   program
     .command('eval')
-    .argument('[cases]', 'JSONL file of labelled queries: {"query", "relevant": [ids]} per line')
+    .argument('[cases...]', 'JSONL files of labelled queries: {"query", "relevant": [ids]} per line')
     .description(
       "measure selection quality (R@1, R@5, R@10, P@1, NDCG@10, MRR) on labelled queries and the contracts' examples",
     )

@@ -27,10 +27,10 @@ export async function evalCommand(
     throw usageError('invalid_ranker', `unknown ranker '${ranker}'`, `Use one of: ${RANKERS.join(', ')}.`);
   const top = parseTop(opts.top ?? 10);
   const thresholds = ((opts.min as string[] | undefined) ?? []).map(parseThreshold);
-  const file = args[0] === undefined ? undefined : resolve(ctx.io.cwd, String(args[0]));
-  const cases: EvalCase[] = file ? readCases(file) : [];
+  const files = ((args[0] as string[] | undefined) ?? []).map(String);
+  const cases: EvalCase[] = files.flatMap((f) => readCases(resolve(ctx.io.cwd, f), f));
   const examples = opts.examples !== false;
-  if (!file && !examples)
+  if (!files.length && !examples)
     throw usageError('no_cases', 'nothing to evaluate: no cases file and --no-examples', 'Pass a cases file.');
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
   if (opts.user && opts.role)
@@ -70,7 +70,6 @@ export async function evalCommand(
       report,
       top,
       caller,
-      casesLabel: args[0] === undefined ? undefined : String(args[0]),
       compare: changes ? { against: base!.label, before: base!.metrics, changes } : undefined,
       cwd: ctx.io.cwd,
       env: ctx.io.env,
@@ -97,14 +96,14 @@ export async function evalCommand(
     });
     return code;
   }
-  printReport(ctx, report, top, file);
+  printReport(ctx, report, top);
   if (changes) printChanges(ctx, changes, base!);
   for (const f of failed)
     ctx.io.stdout.write(`${ctx.style.red('below threshold:')} ${f.metric} ${f.got.toFixed(3)} < ${f.min}\n`);
   return code;
 }
 
-function printReport(ctx: CommandContext, report: EvalReport, top: number, file: string | undefined): void {
+function printReport(ctx: CommandContext, report: EvalReport, top: number): void {
   const s = ctx.style;
   const m = report.metrics;
   ctx.io.stdout.write(
@@ -122,7 +121,7 @@ function printReport(ctx: CommandContext, report: EvalReport, top: number, file:
   ctx.io.stdout.write(`\n${report.misses.length} of ${report.queries} queries missed (first tool not relevant):\n`);
   for (const miss of report.misses.slice(0, SHOW)) {
     const where = miss.rank ? `relevant at #${miss.rank}` : `relevant not in the top ${top}`;
-    const at = miss.line ? `${file}:${miss.line}` : 'example';
+    const at = miss.file ? `${miss.file}:${miss.line}` : 'example';
     ctx.io.stdout.write(
       `  ${s.dim(at)} "${miss.query}"\n    want ${miss.relevant.join(', ')} (${where}); got ${miss.got.join(', ') || 'nothing'}\n`,
     );

@@ -70,8 +70,6 @@ export interface EvalDataInput {
   report: EvalReport;
   top: number;
   caller?: Caller;
-  /** How the cases file is named in the page (its path as the user gave it). */
-  casesLabel?: string;
   registryLabel: string;
   compare?: { against: string; before?: Metrics; changes: QueryChange[] };
   now?: Date;
@@ -94,12 +92,13 @@ export async function buildEvalData(input: EvalDataInput): Promise<EvalReportDat
     }
     return i;
   };
-  const fileOf = (source: string) => (source === 'example' ? 'examples' : (input.casesLabel ?? 'cases'));
+  // A case's file as the user named it; the contracts' examples are one group of their own.
+  const fileOf = (q: { source: string; file?: string }) => q.file ?? (q.source === 'example' ? 'examples' : 'cases');
   const per = report.results.map((r) => queryMetrics(r.ranked, r.relevant));
   const groupsOf = new Map<string, { by: 'file' | 'lang'; name: string; at: number[] }>();
   report.results.forEach((r, i) => {
     for (const [by, name] of [
-      ['file', fileOf(r.source)],
+      ['file', fileOf(r)],
       ['lang', queryLang(r.query)],
     ] as const) {
       const k = `${by}\n${name}`;
@@ -132,11 +131,6 @@ export async function buildEvalData(input: EvalDataInput): Promise<EvalReportDat
       };
     });
 
-  // Misses are in the order of the results whose first tool is not relevant.
-  const missAt: number[] = [];
-  report.results.forEach((r, i) => {
-    if (!(r.ranked.length && r.relevant.includes(r.ranked[0]!))) missAt.push(i);
-  });
   const standing = (q: string) => {
     const words = surfaceWords(q);
     return (t: ToolWhy): Standing => [
@@ -152,12 +146,11 @@ export async function buildEvalData(input: EvalDataInput): Promise<EvalReportDat
         ]),
     ];
   };
-  const misses = report.misses.map((m: EvalMiss, j) => {
-    const r = report.results[missAt[j]!];
+  const misses = report.misses.map((m: EvalMiss) => {
     const st = standing(m.query);
     return {
       q: m.query,
-      file: fileOf(r?.query === m.query ? r.source : 'cases'),
+      file: fileOf({ source: m.file || m.line ? 'cases' : 'example', file: m.file }),
       line: m.line,
       lang: queryLang(m.query),
       want: m.relevant.map(ref),
@@ -213,7 +206,7 @@ export async function buildEvalData(input: EvalDataInput): Promise<EvalReportDat
     before: input.compare.before,
     changes: input.compare.changes.map(({ source, ...c }) => {
       for (const id of [...c.relevant, c.before.top1, c.after.top1]) if (id) ref(id);
-      return { ...c, file: fileOf(source) };
+      return { ...c, file: fileOf({ source, file: c.file }) };
     }),
   };
 

@@ -19,6 +19,8 @@ export interface EvalQuery {
   relevant: string[];
   ranked: string[];
   source: 'cases' | 'example';
+  /** The cases file it came from (when eval was given several, each query keeps its own). */
+  file?: string;
 }
 
 /** Per tool, a short hash of each field that selection reads. */
@@ -54,6 +56,8 @@ export function toolChange(base: ToolPrints, now: ToolPrints, id: string): strin
 
 /** One query whose outcome changed. */
 export interface QueryChange {
+  /** The cases file it came from (absent for a contract's example). */
+  file?: string;
   line: number;
   query: string;
   source: EvalQuery['source'];
@@ -94,6 +98,7 @@ export function compareRuns(
       return c ? [`${id}: ${c}`] : [];
     });
     out.push({
+      ...(q.file ? { file: q.file } : {}),
       line: q.line,
       query: q.query,
       source: q.source,

@@ -18,10 +18,14 @@ export interface EvalCase {
   line: number;
   /** Where it came from (default: the cases file). */
   source?: 'cases' | 'example';
+  /** The cases file, as the user named it (eval takes several). */
+  file?: string;
 }
 
 /** A query whose first-ranked tool is not relevant. */
 export interface EvalMiss {
+  /** The cases file it came from (absent for a contract's example). */
+  file?: string;
   line: number;
   query: string;
   relevant: string[];
@@ -69,7 +73,7 @@ export const RANKERS = ['toolbox', 'bm25-baseline'] as const;
 export type Ranker = (typeof RANKERS)[number];
 
 /** Parse a JSONL cases file; a bad line is a located usage error (exit 2). Blank lines are skipped. */
-export function parseCases(file: string, text: string): EvalCase[] {
+export function parseCases(file: string, text: string, label?: string): EvalCase[] {
   const out: EvalCase[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;
@@ -92,12 +96,13 @@ export function parseCases(file: string, text: string): EvalCase[] {
     if (typeof o.query !== 'string' || !o.query.trim()) bad('"query" must be a non-empty string');
     if (!Array.isArray(o.relevant) || !o.relevant.length || !o.relevant.every((x) => typeof x === 'string'))
       bad('"relevant" must be a non-empty array of tool ids');
-    out.push({ query: o.query as string, relevant: o.relevant as string[], line });
+    out.push({ query: o.query as string, relevant: o.relevant as string[], line, ...(label ? { file: label } : {}) });
   });
   return out;
 }
 
-export function readCases(file: string): EvalCase[] {
+/** Read a cases file; `label` (how the user named it) is kept on each case as `file`. */
+export function readCases(file: string, label?: string): EvalCase[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -106,7 +111,7 @@ export function readCases(file: string): EvalCase[] {
       exitCode: ExitCode.usage,
     });
   }
-  const cases = parseCases(file, text);
+  const cases = parseCases(file, text, label);
   if (!cases.length)
     throw new ToolboxError('invalid_case', `${file}: no cases`, {
       exitCode: ExitCode.usage,
@@ -169,11 +174,19 @@ export async function evaluate(
   for (const c of cases) {
     for (const id of c.relevant) if (!ids.has(id)) unknown.add(id);
     const ranked = await rank(c.query);
-    results.push({ line: c.line, query: c.query, relevant: c.relevant, ranked, source: c.source ?? 'cases' });
+    results.push({
+      line: c.line,
+      query: c.query,
+      relevant: c.relevant,
+      ranked,
+      source: c.source ?? 'cases',
+      ...(c.file ? { file: c.file } : {}),
+    });
     per.push(queryMetrics(ranked, c.relevant));
     if (!(ranked.length && c.relevant.includes(ranked[0]!))) {
       const r = ranked.findIndex((id) => c.relevant.includes(id));
       const miss: EvalMiss = {
+        ...(c.file ? { file: c.file } : {}),
         line: c.line,
         query: c.query,
         relevant: c.relevant,

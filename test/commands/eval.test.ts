@@ -35,7 +35,9 @@ describe('toolbox eval', () => {
     expect(m['r@5']).toBeCloseTo(3 / 4, 9);
     expect(m.mrr).toBeCloseTo(3 / 4, 9);
     expect(m['ndcg@10']).toBeCloseTo(3 / 4, 9);
-    expect(r.json.misses).toEqual([{ line: 3, query: 'zebra quokka', relevant: ['read_file'], got: [], rank: null }]);
+    expect(r.json.misses).toEqual([
+      { file: 'cases.jsonl', line: 3, query: 'zebra quokka', relevant: ['read_file'], got: [], rank: null },
+    ]);
   });
 
   it('prints a table and the misses for people', async () => {

@@ -90,3 +90,29 @@ describe('--report FILE.html', () => {
     expect(data.compare.changes.length).toBeGreaterThan(0);
   });
 });
+
+describe('eval with several cases files', () => {
+  it('grades them together, names each miss by its file, and the report groups by file', async () => {
+    fx = reportProject({
+      'more/extra.jsonl': '{"query": "zebra quokka again", "relevant": ["read_file"]}\n',
+    });
+    const r = await cli(['eval', 'cases.jsonl', 'more/extra.jsonl', '--no-examples', '--json', '--report', 'e.html'], {
+      cwd: fx.dir,
+    });
+    expect(r.code).toBe(0);
+    expect(r.json.queries).toBe(9);
+    expect(r.json.misses.find((m: { query: string }) => m.query === 'zebra quokka again')).toMatchObject({
+      file: 'more/extra.jsonl',
+      line: 1,
+    });
+    const html = readFileSync(join(fx.dir, 'e.html'), 'utf8');
+    const data = JSON.parse(/<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)![1]!);
+    const files = data.groups.filter((g: { by: string }) => g.by === 'file');
+    expect(files.map((g: { name: string; queries: number }) => [g.name, g.queries])).toEqual([
+      ['cases.jsonl', 8],
+      ['more/extra.jsonl', 1],
+    ]);
+    const human = await cli(['eval', 'cases.jsonl', 'more/extra.jsonl', '--no-examples'], { cwd: fx.dir });
+    expect(human.stdout).toMatch(/more\/extra\.jsonl:1 "zebra quokka again"/);
+  });
+});

@@ -11,10 +11,12 @@ afterEach(() => fx?.cleanup());
 async function data() {
   fx = reportProject();
   const project = fx.project();
-  const report = await evaluate(project, readCases(join(fx.dir, 'cases.jsonl')), { explain: true });
+  const report = await evaluate(project, readCases(join(fx.dir, 'cases.jsonl'), 'cases.jsonl'), {
+    explain: true,
+  });
   return {
     report,
-    d: await buildEvalData({ project, report, top: 10, casesLabel: 'cases.jsonl', registryLabel: 'r' }),
+    d: await buildEvalData({ project, report, top: 10, registryLabel: 'r' }),
   };
 }
 
