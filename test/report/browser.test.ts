@@ -60,6 +60,11 @@ describe.skipIf(!haveChromium && !CI)('the HTML reports in headless Chromium', (
     expect(await rows.count()).toBe(1);
     await page.selectOption('#miss-lang', '');
     expect(await rows.count()).toBe(r.json.misses.length);
+    // The keyboard opens a row too.
+    await rows.first().focus();
+    await page.keyboard.press('Enter');
+    expect(await rows.first().getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Enter');
     // Sorting by rank puts the query that ranked nothing last.
     await page.click('#misses th[data-key="rank"]');
     await page.click('#misses th[data-key="rank"]');

@@ -105,6 +105,8 @@ const TB = (() => {
           class: `sortable${c.num ? ' num' : ''}`,
           'data-key': c.key,
           title: t('sortBy'),
+          tabindex: 0,
+          onkeydown: activate,
           onclick: () => {
             dir = sortKey === c.key ? -dir : c.num ? -1 : 1;
             sortKey = c.key;
@@ -132,15 +134,17 @@ const TB = (() => {
             .map(([r]) => r)
         : rows;
       ths.forEach((th, i) => {
-        th.classList.toggle('sorted-asc', columns[i].key === sortKey && dir > 0);
-        th.classList.toggle('sorted-desc', columns[i].key === sortKey && dir < 0);
+        const on = columns[i].key === sortKey;
+        th.classList.toggle('sorted-asc', on && dir > 0);
+        th.classList.toggle('sorted-desc', on && dir < 0);
+        th.setAttribute('aria-sort', on ? (dir > 0 ? 'ascending' : 'descending') : 'none');
       });
       body.replaceChildren();
       const limit = opts.limit ?? Infinity;
       for (const r of sorted.slice(0, limit)) {
         const tr = el(
           'tr',
-          { class: opts.expand ? 'row' : undefined },
+          opts.expand ? { class: 'row', tabindex: 0, 'aria-expanded': 'false', onkeydown: activate } : {},
           columns.map((c) => el('td', { class: c.num ? 'num' : c.class }, c.cell(r))),
         );
         if (opts.expand) {
@@ -149,9 +153,11 @@ const TB = (() => {
             if (next && next.classList.contains('detail')) {
               next.remove();
               tr.classList.remove('open');
+              tr.setAttribute('aria-expanded', 'false');
               return;
             }
             tr.classList.add('open');
+            tr.setAttribute('aria-expanded', 'true');
             tr.after(el('tr', { class: 'detail' }, el('td', { colspan: columns.length }, opts.expand(r))));
           });
         }
@@ -166,6 +172,13 @@ const TB = (() => {
         draw();
       },
     };
+  }
+
+  /** Enter or Space on a focusable header or row does what a click does. */
+  function activate(e) {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    e.currentTarget.click();
   }
 
   /** A select box: options [[value, label]]. */
