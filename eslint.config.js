@@ -4,6 +4,26 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 
+// Starting a process outside the sandbox happens in one module, src/util/host-process.ts, which starts only
+// trusted system programs (docs/sandbox.md, "The host side"). Every way of reaching node:child_process or execa
+// elsewhere in shipped code is an error: static, dynamic and re-exported imports, require() and createRequire()
+// calls (process.binding, the other way in, is refused everywhere below). Type-only imports are fine (erased).
+const CHILD = '/^(node:)?child_process$|^execa(\\/.*)?$/';
+const hostProcessOnly = [
+  ...[
+    `ImportDeclaration[importKind!='type'][source.value=${CHILD}]`,
+    `ExportNamedDeclaration[exportKind!='type'][source.value=${CHILD}]`,
+    `ExportAllDeclaration[source.value=${CHILD}]`,
+    `ImportExpression[source.value=${CHILD}]`,
+    `CallExpression[arguments.0.value=${CHILD}]`,
+    `CallExpression > TemplateLiteral.arguments:first-child[quasis.0.value.raw=${CHILD}]`,
+  ].map((selector) => ({
+    selector,
+    message:
+      'Start host processes through src/util/host-process.ts only (trusted system programs, see docs/sandbox.md).',
+  })),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -112,6 +132,15 @@ export default tseslint.config(
       'no-control-regex': 'off',
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.mjs', 'bin/**/*.js'],
+    ignores: [
+      'src/util/host-process.ts',
+      // Still to move onto host-process.ts (issue 23): deps' helper runner (its callers run project files).
+      'src/deps/util.ts',
+    ],
+    rules: { 'no-restricted-syntax': ['error', ...hostProcessOnly] },
   },
   {
     // The launcher is CommonJS on purpose (bin/package.json): it answers --version before any ES module loads.

@@ -1,10 +1,10 @@
 // The one place that starts a daemon process: `toolbox daemon start` (control.ts) and the client's
 // start on demand (TOOLBOX_DAEMON=on, client/index.ts) both come here. It runs this Node binary
 // (process.execPath) on toolbox's own dist/daemon-main.js: a trusted program with arguments chosen here.
-import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { codePath } from '../util/assets.js';
+import { SELF, spawnHost } from '../util/host-process.js';
 import type { DaemonPaths } from './paths.js';
 
 /** A daemon started in the background: how it ended, if it did. */
@@ -23,11 +23,13 @@ export function spawnDaemon(paths: DaemonPaths, o: { env: NodeJS.ProcessEnv; idl
   try {
     const args = [codePath('daemon-main.js'), '--marker', paths.marker];
     if (o.idleMs !== undefined) args.push('--idle', String(o.idleMs));
-    const child = spawn(process.execPath, args, {
+    // The daemon runs the user's commands as they would: it keeps their environment, PATH included.
+    const child = spawnHost(SELF, args, {
       detached: true,
       stdio: ['ignore', log, log],
       env: o.env,
       cwd: dirname(paths.marker),
+      path: 'exact',
     });
     child.on('exit', (code) => (exited = code ?? 1));
     child.on('error', () => (exited = 1));

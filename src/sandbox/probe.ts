@@ -3,14 +3,13 @@
 // the user's own cache folder (never the project's .toolbox/, which a repository can ship) and is
 // only a hint: the programs are always looked up afresh from trusted system folders, and a cache
 // that names a weaker tier than the programs present allow is re-verified by trial runs.
-import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { arch, release } from 'node:os';
 import { join } from 'node:path';
 import { userCacheDir } from '../util/user-dirs.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
-import { trustedBinary } from './trusted.js';
+import { runHost, trustedBinary } from '../util/host-process.js';
 import { seccompSupported } from './seccomp.js';
 import type { SandboxInfo, SandboxTier } from './types.js';
 import type { Tools } from './wrap.js';
@@ -59,16 +58,9 @@ function cacheKey(tools: Tools): string {
   ].join('|');
 }
 
-function version(file: string): Promise<string | undefined> {
-  return new Promise((res) => {
-    const c = spawn(file, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    c.stdout.on('data', (d) => {
-      out += d;
-    });
-    c.on('error', () => res(undefined));
-    c.on('close', () => res(out.trim() || undefined));
-  });
+async function version(): Promise<string | undefined> {
+  const r = await runHost('bwrap', ['--version'], { env: {}, cwd: '/', timeoutMs: 10_000 });
+  return r.stdout.trim() || undefined;
 }
 
 let memo: Promise<ProbeFacts> | undefined;
@@ -122,7 +114,7 @@ export function probeFacts(_stateDir: string | undefined, trial: TierTrial): Pro
       if (!tools.bwrap) facts.reasons.bwrap = 'bwrap (bubblewrap) is not installed in a trusted system folder';
       else if (!seccompSupported()) facts.reasons.bwrap = `no seccomp filter for ${process.arch}`;
       else {
-        facts.bwrapVersion = await version(tools.bwrap);
+        facts.bwrapVersion = await version();
         const err = await trial('bwrap', tools);
         if (err) facts.reasons.bwrap = `bwrap does not work here: ${err}`;
         else facts.works.bwrap = true;

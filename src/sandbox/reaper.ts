@@ -5,14 +5,17 @@
 // second Node process): it blocks reading its stdin, whose other end only the daemon holds, and
 // at EOF kills every live process whose environment carries the daemon's owner tag (marked.ts),
 // again until a round finds none.
-import { spawn } from 'node:child_process';
+import { spawnHost } from '../util/host-process.js';
 import { randomBytes } from 'node:crypto';
 import { setMarkerOwner } from './marked.js';
 
-// First a self-test of what the sweep needs (GNU grep's -z on /proc/<pid>/environ, a sleep that takes
-// fractions), answered on stdout: "on", or "off <code> <why>" and exit. A reaper that could not kill
-// anything says so, and `daemon status` shows it, rather than standing guard for nothing.
-const SCRIPT = `
+// It runs with the trusted system PATH (host-process.ts), so a grep or sleep early on the user's
+// PATH is never what it runs. First a self-test of what the sweep needs (GNU grep's -z on
+// /proc/<pid>/environ, a sleep that takes fractions), answered on stdout: "on", or "off <code> <why>"
+// and exit. A reaper that could not kill anything says so, and `daemon status` shows it, rather
+// than standing guard for nothing.
+/** The reaper's shell script (exported for its self-test's tests). */
+export const REAPER_SCRIPT = `
 if ! grep -lsFz -e "TOOLBOX_REAPER_PROBE=$1" "/proc/$$/environ" >/dev/null 2>&1; then
   echo "off grep_z grep -z cannot read /proc/<pid>/environ (GNU grep and a mounted /proc are needed)"; exit 0
 fi
@@ -67,11 +70,18 @@ export function startReaper(env: NodeJS.ProcessEnv = process.env): Reaper {
     state = s;
     settle(s);
   };
-  const child = spawn('/bin/sh', ['-c', SCRIPT, 'toolbox-reaper', tag], {
-    detached: true, // its own session: a signal to our process group does not take it down with us
-    stdio: ['pipe', 'pipe', 'ignore'],
-    env: { ...env, TOOLBOX_REAPER_PROBE: tag },
-  });
+  let child;
+  try {
+    child = spawnHost('sh', ['-c', REAPER_SCRIPT, 'toolbox-reaper', tag], {
+      detached: true, // its own session: a signal to our process group does not take it down with us
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { ...env, TOOLBOX_REAPER_PROBE: tag },
+      cwd: '/',
+    });
+  } catch (e) {
+    set({ on: false, code: 'no_shell', reason: (e as Error).message });
+    return { tag, pid: undefined, state: () => state, ready, stop: () => {} };
+  }
   child.on('error', (e) => set({ on: false, code: 'no_shell', reason: `cannot start /bin/sh: ${e.message}` }));
   const ended = (how: string) => set({ on: false, code: 'ended', reason: `the reaper process ended (${how})` });
   child.on('exit', (code, signal) => {

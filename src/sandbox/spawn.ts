@@ -1,11 +1,12 @@
 // Starting one wrapped process: per-call work dir and uid, the exact environment, the seccomp
 // program on fd 3, the result pipe, and tearing the whole tree down.
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { procStat } from '../util/proc.js';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { spawnHost } from '../util/host-process.js';
 import { isAlive, killMarked, markerNeedle, newMarker } from './marked.js';
 import { buildSeccompFilter } from './seccomp.js';
 import { wrapCommand, type Tools } from './wrap.js';
@@ -117,7 +118,14 @@ export function startWrapped(
     const marker = newMarker();
     env.TOOLBOX_SANDBOX_ID = marker;
     // A new session (bwrap makes its own) so the tool has no controlling terminal to inject keys into.
-    const child = spawn(wrapped.file, wrapped.args, { cwd: workDir, env, stdio, detached: tier !== 'bwrap' });
+    // By name, from the trusted system folders (the probe found the same files there).
+    const child = spawnHost(basename(wrapped.file), wrapped.args, {
+      cwd: workDir,
+      env,
+      stdio,
+      detached: tier !== 'bwrap',
+      path: 'exact',
+    });
     if (wrapped.seccompFd) {
       const s = child.stdio[3] as NodeJS.WritableStream | null;
       s?.on('error', () => {});

@@ -28,6 +28,7 @@ export interface WrapInput {
 }
 
 export interface Wrapped {
+  /** The program to start: bwrap, setpriv, unshare, prlimit or /bin/sh (always a trusted system program). */
   file: string;
   args: string[];
   /** Whether fd 3 carries the seccomp program (the result channel then uses fd 4). */
@@ -49,6 +50,8 @@ const ETC_ALWAYS = [
 ];
 const ETC_NETWORK = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/gai.conf', '/etc/host.conf'];
 const MAX_EXPAND = 256;
+/** `sh -c 'exec "$@"' sh CMD ARGS…`: starts CMD with exactly ARGS. */
+const SH_EXEC = ['/bin/sh', '-c', 'exec "$@"', 'sh'];
 
 /**
  * Capacity of each writable tmpfs in the bwrap tier (work dir, /tmp, /dev/shm): 64 MiB, or the file size limit
@@ -171,7 +174,9 @@ export function wrapCommand(w: WrapInput): Wrapped {
   const deathSig = w.tools.setpriv ? [w.tools.setpriv, '--pdeathsig', 'SIGKILL', '--'] : [];
   if (w.tier === 'none') {
     if (!w.tools.prlimit) warnings.push('prlimit not found: no resource limits are applied');
-    const [file, ...args] = [...deathSig, ...limited];
+    // Even here the process toolbox starts is a system program (host-process.ts): with neither
+    // setpriv nor prlimit, a shell execs the tool.
+    const [file, ...args] = deathSig.length || w.tools.prlimit ? [...deathSig, ...limited] : [...SH_EXEC, ...limited];
     return { file: file!, args, seccompFd: false, warnings, uidDropped: false };
   }
   if (w.tier === 'unshare') {

@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import type { Project } from '../config.js';
 import type { ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
+import { exportTree, git } from '../util/git.js';
 import type { Metrics } from './metrics.js';
 
 /** One labelled query and what the ranker returned for it (the top `top` ids). */
@@ -135,31 +135,34 @@ export function readSavedEval(
 }
 
 /**
- * The project's registry as it was at git `ref`, checked out into a temp folder (with its own
- * state folder, so caches of the working tree are not touched). `cleanup` removes it.
+ * The project's registry as it was at git `ref`, written into a temp folder (with its own state
+ * folder, so caches of the working tree are not touched). `cleanup` removes it. git runs hardened
+ * (util/git.ts): the repository's own config cannot make it start anything.
  */
-export function registryAtRef(project: Project, ref: string): { project: Project; cleanup: () => void } {
-  const top = spawnSync('git', ['-C', project.registryDir, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
+export async function registryAtRef(project: Project, ref: string): Promise<{ project: Project; cleanup: () => void }> {
   const fail = (why: string): never => {
     throw new ToolboxError('invalid_compare', `--compare ${ref}: ${why}`, {
       exitCode: ExitCode.usage,
       hint: 'Pass a git ref (HEAD, main, a commit) of the repository that holds the registry, or a file saved with eval --json.',
     });
   };
-  if (top.status !== 0) fail('not a saved result file, and the registry is not in a git repository');
+  const top = await git(['rev-parse', '--show-toplevel'], { cwd: project.registryDir });
+  if (top.code === null) fail(`not a saved result file, and git could not run: ${top.error ?? 'no git'}`);
+  if (top.code !== 0) fail('not a saved result file, and the registry is not in a git repository');
   const root = top.stdout.trim();
-  const ok = spawnSync('git', ['-C', root, 'rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
-    encoding: 'utf8',
-  });
-  if (ok.status !== 0) fail('no such file or git ref');
+  const ok = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { cwd: root });
+  if (ok.code !== 0) fail('no such file or git ref');
   const rel = relative(root, project.registryDir).split(sep).join('/') || '.';
   const dir = mkdtempSync(join(tmpdir(), 'toolbox-compare-'));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  const tar = spawnSync('git', ['-C', root, 'archive', '--format=tar', ok.stdout.trim(), '--', rel], {
-    maxBuffer: 1 << 30,
-  });
-  const untar = tar.status === 0 ? spawnSync('tar', ['-x', '-C', dir], { input: tar.stdout }) : undefined;
-  if (!untar || untar.status !== 0) {
+  let n = 0;
+  try {
+    n = await exportTree(root, ok.stdout.trim(), rel, dir);
+  } catch (e) {
+    cleanup();
+    fail((e as Error).message);
+  }
+  if (n === 0) {
     cleanup();
     fail(`the registry folder ${rel} is not in ${ref}`);
   }

@@ -33,7 +33,7 @@ export async function evaluateAgainst(
     const report = await evaluate(project, cases, { ...opts, examples: withExamples });
     return { report, base: { label: against, metrics: saved.metrics }, changes: compareRuns(saved, report) };
   }
-  const at = registryAtRef(project, against);
+  const at = await registryAtRef(project, against);
   try {
     const examples = withExamples
       ? dedupe([

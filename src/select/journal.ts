@@ -10,7 +10,7 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Project } from '../config.js';
 import { codePath } from '../util/assets.js';
-import { childProcess } from '../util/builtins.js';
+import { SELF, spawnHost } from '../util/host-process.js';
 import { writeFileAtomic } from '../util/fs.js';
 
 /** Registries with more contract files than this use the journal; smaller ones stat every file. */
@@ -115,10 +115,12 @@ export function spawnVerifier(project: Project): void {
     const script = codePath('select', 'verify-main.js');
     const env = { ...process.env };
     delete env.NODE_EXTRA_CA_CERTS;
-    const child = childProcess().spawn(process.execPath, [script, project.registryDir, project.stateDir], {
+    const child = spawnHost(SELF, [script, project.registryDir, project.stateDir], {
       detached: true,
       stdio: 'ignore',
       env,
+      cwd: process.cwd(),
+      path: 'exact',
     });
     child.on('error', () => {});
     if (child.pid) setPriority(child.pid, 10);

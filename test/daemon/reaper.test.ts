@@ -1,12 +1,14 @@
 // The daemon's reaper degrades loudly: where it cannot work (no GNU `grep -z`, a `sleep` without
 // fractions) or once it was killed, `daemon status` says it is off, with a code and why, instead of
 // standing guard for nothing.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { marker } from '../sandbox/helpers.js';
 import { daemonProject } from './helpers.js';
+import { REAPER_SCRIPT } from '../../src/sandbox/reaper.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -56,19 +58,30 @@ describe('the daemon reaper', () => {
   it.each([
     ['grep', 'grep_z', 'exit 2'], // a grep without -z (busybox builds without it) rejects the option
     ['sleep', 'sleep_fraction', 'case "$1" in *.*) exit 1 ;; esac\nexec /bin/sleep "$@"'],
-  ])(
-    'is off with a %s that lacks what it needs: status says %s',
-    async (name, code, body) => {
-      const p = daemonProject(marker());
-      const env = { PATH: fakeBin(name, body) };
-      try {
-        expect((await p.tb(['daemon', 'start', '--json'], { env })).code).toBe(0);
-        expect(await reaperOf(p, env)).toMatchObject({ on: false, code });
-      } finally {
-        await p.tb(['daemon', 'stop'], { env });
-        await p.cleanup();
-      }
-    },
-    60_000,
-  );
+  ])('its self-test says off with a %s that lacks what it needs: %s', (name, code, body) => {
+    // The script itself, on a PATH with the lacking program first (the daemon never runs it on such a
+    // PATH: it gets the trusted system folders only).
+    const r = spawnSync('/bin/sh', ['-c', REAPER_SCRIPT, 'toolbox-reaper', 'tag1'], {
+      env: { PATH: fakeBin(name, body), TOOLBOX_REAPER_PROBE: 'tag1' },
+      input: '',
+      encoding: 'utf8',
+    });
+    expect(r.stdout.split(' ')[0]).toBe('off');
+    expect(r.stdout.split(' ')[1]).toBe(code);
+  });
+
+  it("never runs a grep or sleep found early on the user's PATH", async () => {
+    const p = daemonProject(marker());
+    const touched = join(mkdtempSync(join(tmpdir(), 'toolbox-fakebin-mark-')), 'ran');
+    dirs.push(dirname(touched));
+    const env = { PATH: fakeBin('grep', `touch ${touched}; exit 2`) };
+    try {
+      expect((await p.tb(['daemon', 'start', '--json'], { env })).code).toBe(0);
+      expect(await reaperOf(p, env)).toMatchObject({ on: true });
+      expect(existsSync(touched)).toBe(false);
+    } finally {
+      await p.tb(['daemon', 'stop'], { env });
+      await p.cleanup();
+    }
+  }, 60_000);
 });

@@ -2,9 +2,10 @@
 // Each attack is planted exactly as it worked before (the cache keys computed the way toolbox used
 // to), then the real binary runs a tool.
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { arch, release } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { spawnCli } from '../helpers.js';
 import { expected } from './cases.js';
 import { contract, project, scratch, tiers } from './helpers.js';
@@ -97,29 +98,31 @@ describe.runIf(tiers.includes('bwrap'))('item 3', () => {
   });
 
   it('an interpreter cache planted in the shared temp folder does not pick the Python', async () => {
-    // A pyenv-like shim (not an ELF binary), so the interpreter is resolved through the cache.
-    const shimDir = join(shims.dir, 'pyshim');
-    mkdirSync(shimDir);
-    const shim = join(shimDir, 'python3');
-    writeFileSync(shim, '#!/bin/sh\nexec /usr/bin/python3 "$@"\n');
+    // A pyenv layout whose shim marks the host when it runs: toolbox follows it by reading pyenv's
+    // version files, never by running it, and no cache (the user's or a planted one) decides.
+    const root = join(shims.dir, 'pyenv');
+    const realPython = execFileSync('python3', ['-c', 'import os, sys; print(os.path.realpath(sys.executable))'], {
+      encoding: 'utf8',
+    }).trim();
+    mkdirSync(join(root, 'shims'), { recursive: true });
+    mkdirSync(join(root, 'libexec'));
+    mkdirSync(join(root, 'versions', '3.99.1', 'bin'), { recursive: true });
+    symlinkSync(realPython, join(root, 'versions', '3.99.1', 'bin', 'python3'));
+    writeFileSync(join(root, 'version'), '3.99.1\n');
+    const shim = join(root, 'shims', 'python3');
+    writeFileSync(shim, `#!/bin/sh\necho "$0 $*" >> ${mark}\nexec ${realPython} "$@"\n`);
     chmodSync(shim, 0o755);
     const fakePython = evil('fake-python', 'echo \'{"ok":true,"result":"PWNED"}\'');
     const tmp = scratch('toolbox-tmp-');
     try {
       const parts = [shim, String(statSync(shim).mtimeMs), '', p.dir];
-      const files = [join('/nonexistent-pyenv', 'version')];
-      for (let d = p.dir; ; d = dirname(d)) {
-        files.push(join(d, '.python-version'), join(d, '.tool-versions'));
-        if (dirname(d) === d) break;
-      }
-      for (const f of files) if (existsSync(f)) parts.push(`${f}:${statSync(f).mtimeMs}`);
       writeFileSync(
         join(tmp.dir, `toolbox-interpreters-${process.getuid!()}.json`),
         JSON.stringify({ [parts.join('|')]: { path: fakePython, readOnlyPaths: [shims.dir] } }),
       );
-      const r = await run({ PATH: `${shimDir}:/usr/bin:/bin`, TMPDIR: tmp.dir, PYENV_ROOT: '/nonexistent-pyenv' });
+      const r = await run({ PATH: `${join(root, 'shims')}:/usr/bin:/bin`, TMPDIR: tmp.dir });
       expect([r.code, JSON.parse(r.stdout).result]).toEqual([0, 42]);
-      expect(existsSync(mark)).toBe(false);
+      expect(existsSync(mark) ? readFileSync(mark, 'utf8') : '').toBe('');
       expect(expected('planted-interpreter-cache', 'bwrap')).toBe('blocked');
     } finally {
       tmp.cleanup();

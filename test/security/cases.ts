@@ -146,6 +146,12 @@ export const CASES = {
     attack: 'new sessions past the cap evict a live client that is idle between calls',
     outcome: 'blocked',
   },
+  'git-config-programs': {
+    item: '23',
+    attack:
+      '`eval --compare REF` in a repository whose git config names a filter, fsmonitor, pager, textconv, hooks or an include',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -193,6 +193,16 @@ function thrown(f: () => unknown): ToolboxError {
   throw new Error('did not throw');
 }
 
+async function thrownAsync(f: () => Promise<unknown>): Promise<ToolboxError> {
+  try {
+    await f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ToolboxError);
+    return e as ToolboxError;
+  }
+  throw new Error('did not throw');
+}
+
 describe('readSavedEval', () => {
   const results = [{ line: 1, query: 'q', relevant: ['a'], ranked: ['a', 'b'], source: 'cases' }];
   const tools = { a: { name: 'n1', description: 'd1', schema: 's', examples: 'e', tags: 't', provider: 'p' } };
@@ -251,7 +261,7 @@ describe('registryAtRef', () => {
   });
   const leftInTmp = () => readdirSync(tmp);
 
-  it('checks the registry folder out as it was at the ref, in a temp folder that cleanup removes', () => {
+  it('checks the registry folder out as it was at the ref, in a temp folder that cleanup removes', async () => {
     const repo = join(dir, 'repo');
     const reg = join(repo, 'sub', 'tool_registry');
     mkdirSync(reg, { recursive: true });
@@ -264,7 +274,7 @@ describe('registryAtRef', () => {
     writeFileSync(join(reg, 'b.yaml'), 'id: b\n');
     const p = { ...project(join(repo, 'sub'), reg), configFile: join(repo, 'sub', 'toolbox.config.yaml') };
 
-    const at = registryAtRef(p, 'HEAD');
+    const at = await registryAtRef(p, 'HEAD');
     const [co] = leftInTmp();
     expect(leftInTmp()).toHaveLength(1);
     expect(co).toMatch(/^toolbox-compare-/);
@@ -284,7 +294,7 @@ describe('registryAtRef', () => {
     at.cleanup(); // a second time is harmless
   });
 
-  it('checks out a registry larger than a child process’s default output buffer (1 MiB)', () => {
+  it('checks out a registry larger than a child process’s default output buffer (1 MiB)', async () => {
     const reg = join(dir, 'big', 'tool_registry');
     mkdirSync(reg, { recursive: true });
     const body = `id: big\ndescription: ${'word '.repeat(300_000)}\n`; // 1.5 MB
@@ -292,12 +302,12 @@ describe('registryAtRef', () => {
     git(join(dir, 'big'), 'init', '-q');
     git(join(dir, 'big'), 'add', '-A');
     git(join(dir, 'big'), 'commit', '-qm', 'base');
-    const at = registryAtRef(project(join(dir, 'big'), reg), 'HEAD');
+    const at = await registryAtRef(project(join(dir, 'big'), reg), 'HEAD');
     expect(readFileSync(join(at.project.registryDir, 'big.yaml'), 'utf8')).toBe(body);
     at.cleanup();
   });
 
-  it('takes the whole tree when the registry folder is the repository itself', () => {
+  it('takes the whole tree when the registry folder is the repository itself', async () => {
     const reg = join(dir, 'reg');
     mkdirSync(reg);
     writeFileSync(join(reg, 'a.yaml'), 'id: a\n');
@@ -306,7 +316,7 @@ describe('registryAtRef', () => {
     git(reg, 'commit', '-qm', 'base');
     git(reg, 'tag', 'v1');
     rmSync(join(reg, 'a.yaml'));
-    const at = registryAtRef(project(dir, reg), 'v1');
+    const at = await registryAtRef(project(dir, reg), 'v1');
     const top = join(tmp, leftInTmp()[0]!);
     expect(at.project.registryDir).toBe(top);
     expect(readFileSync(join(top, 'a.yaml'), 'utf8')).toBe('id: a\n');
@@ -314,12 +324,12 @@ describe('registryAtRef', () => {
     expect(leftInTmp()).toEqual([]);
   });
 
-  it('fails with invalid_compare (exit 2), a reason per case and nothing left behind', () => {
+  it('fails with invalid_compare (exit 2), a reason per case and nothing left behind', async () => {
     const loose = join(dir, 'loose');
     mkdirSync(loose);
-    const notGit = thrown(() => registryAtRef(project(dir, loose), 'HEAD'));
+    const notGit = await thrownAsync(() => registryAtRef(project(dir, loose), 'HEAD'));
     // outside git, any ref fails for that same reason (git is not asked about the ref)
-    const notGitOther = thrown(() => registryAtRef(project(dir, loose), 'no-such-ref'));
+    const notGitOther = await thrownAsync(() => registryAtRef(project(dir, loose), 'no-such-ref'));
     expect(notGitOther.message.split(': ')[1]).toBe(notGit.message.split(': ')[1]);
 
     const repo = join(dir, 'repo');
@@ -334,10 +344,10 @@ describe('registryAtRef', () => {
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'two');
     const p = project(repo, reg);
-    const noRef = thrown(() => registryAtRef(p, 'no-such-ref'));
+    const noRef = await thrownAsync(() => registryAtRef(p, 'no-such-ref'));
     const tree = git(repo, 'rev-parse', 'HEAD^{tree}').trim(); // an object, but not a commit
-    const notCommit = thrown(() => registryAtRef(p, tree));
-    const notInRef = thrown(() => registryAtRef(p, 'HEAD~1'));
+    const notCommit = await thrownAsync(() => registryAtRef(p, tree));
+    const notInRef = await thrownAsync(() => registryAtRef(p, 'HEAD~1'));
 
     const all = [notGit, noRef, notCommit, notInRef];
     for (const e of all) {
@@ -353,7 +363,7 @@ describe('registryAtRef', () => {
     expect(new Set([notGit, noRef, notInRef].map((e) => e.message.split(': ')[1])).size).toBe(3);
     expect(leftInTmp()).toEqual([]);
     // and the ref that has it works
-    const at = registryAtRef(p, 'HEAD');
+    const at = await registryAtRef(p, 'HEAD');
     expect(basename(dirname(at.project.registryDir))).toMatch(/^toolbox-compare-/);
     at.cleanup();
   });
