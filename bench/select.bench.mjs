@@ -101,7 +101,7 @@ export async function variants() {
   const shipped = { set: 'shipped (tool_registry)', project: resolveProject({ cwd: shippedCopy() }) };
   const talk = await smallTalkRows([shipped, ...all], (s) => (s.project ? openSelector(s.project) : setSelector(s)));
   console.log('\nSmall talk (test/fixtures/select/small-talk.jsonl) that selects nothing:\n');
-  table(['registry', 'dev half', 'held-out half', 'all'], talk.rows);
+  table(['registry', 'lexicon chosen on', 'written after (held out)', 'all'], talk.rows);
   if (talk.missed.length)
     console.log(`\nstill selecting on some registry: ${talk.missed.map(([t, n]) => `"${t}" (${n})`).join(', ')}\n`);
 }

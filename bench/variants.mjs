@@ -212,8 +212,9 @@ export async function wrappedRows(sets, ndcg) {
 }
 
 /**
- * Our small talk against each set's registry: how often nothing is selected (dev and held-out
- * halves of the list apart), and the utterances that still selected something.
+ * Our small talk against each set's registry: how often nothing is selected, on the part of the list
+ * the small-talk words were chosen on (`dev`, `dev2`) and on the part written afterwards and never
+ * tuned on (`fresh`), and the utterances that still selected something.
  */
 export async function smallTalkRows(sets, selectorOf) {
   const talk = smallTalk();
@@ -221,19 +222,21 @@ export async function smallTalkRows(sets, selectorOf) {
   const missed = new Map();
   for (const s of sets) {
     const sel = await selectorOf(s);
-    const empty = { dev: 0, held: 0 };
-    const all = { dev: 0, held: 0 };
+    const empty = { tuned: 0, fresh: 0 };
+    const all = { tuned: 0, fresh: 0 };
     for (const t of talk) {
+      const part = t.split === 'fresh' ? 'fresh' : 'tuned';
       const { results } = await sel.rank(t.text, { top: 5 });
-      all[t.split]++;
-      if (!results.length) empty[t.split]++;
+      all[part]++;
+      if (!results.length) empty[part]++;
       else missed.set(t.text, (missed.get(t.text) ?? 0) + 1);
     }
+    const pct = (a, b) => `${((a / b) * 100).toFixed(1)}%`;
     rows.push([
       s.set,
-      `${empty.dev}/${all.dev}`,
-      `${empty.held}/${all.held}`,
-      `${(((empty.dev + empty.held) / (all.dev + all.held)) * 100).toFixed(1)}%`,
+      `${empty.tuned}/${all.tuned}`,
+      `${empty.fresh}/${all.fresh}`,
+      pct(empty.tuned + empty.fresh, all.tuned + all.fresh),
     ]);
   }
   return { rows, missed: [...missed].sort((a, b) => b[1] - a[1]) };

@@ -6,12 +6,13 @@ import type { ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
 import { brokenFilesWarning } from '../registry/broken.js';
 import { canUse, type Caller } from '../policy/permissions.js';
-import { contextQuery } from './context.js';
+import { contextQuery, isFollowUp } from './context.js';
 import { denseScores, rerank, type EmbeddingsConfig } from './dense.js';
 import type { Field } from './fields.js';
 import { explain, RANK, topK, type RankParams } from './model.js';
 import { scoreAll } from './query.js';
-import { cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
+import { CUTOFF, cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
+import { contentWeight } from './tokenize.js';
 import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
 import { openIndex, type SelectIndex } from './store.js';
 
@@ -143,6 +144,8 @@ export class Selector {
     const warnings: string[] = [];
     const explicit = explicitIds(query);
     if (explicit) return { results: this.named(explicit, allow, warnings), warnings, history: [] };
+    if (opts.cutoff !== false && this.smallTalk(query, opts.session))
+      return { results: this.pinned([], allow, warnings), warnings, history: [] };
     const ctx = contextQuery(query, opts.session, (opts.params ?? RANK).derived);
     const cover = new Float64Array(this.index.tools.length);
     const lexical = scoreAll(this.index.lex, ctx.query, opts.params ?? RANK, cover);
@@ -180,10 +183,29 @@ export class Selector {
       ...(dense ? { dense: dense[doc]! } : {}),
       ...(doc === exact ? { reason: 'exact' as const } : {}),
     }));
+    return { results: this.pinned(results, allow, warnings), warnings, history: ctx.history };
+  }
+
+  /** `results` and then the pinned tools (config `select.always`) not among them. */
+  private pinned(
+    results: SelectedTool[],
+    allow: ((doc: number) => boolean) | undefined,
+    warnings: string[],
+  ): SelectedTool[] {
     const have = new Set(results.map((r) => r.id));
     const pins = (this.project.config.select?.always ?? []).filter((id) => !have.has(id));
-    results.push(...this.named(pins, allow, warnings, 'pinned'));
-    return { results, warnings, history: ctx.history };
+    return [...results, ...this.named(pins, allow, warnings, 'pinned')];
+  }
+
+  /**
+   * Whether `query` names too little task to select anything (CUTOFF.minContent): a greeting,
+   * thanks, chit-chat. A tool's id, and a follow-up that leaves the task to the session's earlier
+   * turns ("and tomorrow?"), are never small talk.
+   */
+  private smallTalk(query: string, session?: Session): boolean {
+    if (contentWeight(query) >= CUTOFF.minContent) return false;
+    if (this.doc(query.trim()) !== undefined) return false;
+    return !(session?.events.length && isFollowUp(query));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { foldHan } from './han-fold.js';
 import { stem } from './stem.js';
-import { QUERY_STOP, STOP, STOP_CHARS } from './stopwords.js';
+import { QUERY_STOP, QUERY_STOP_ZH, SOCIAL, STOP, STOP_CHARS, WEAK_WORDS } from './stopwords.js';
 
 /**
  * How a term was produced. Chinese text has no spaces, so it is indexed three ways: the words
@@ -39,14 +39,47 @@ export function splitIdentifiers(text: string): string {
   return text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
 }
 
-function cjk(text: string, emit: Emit): void {
+// Particles a segmenter glues to a word: the stop characters and the structural 得 (聊得很开心).
+const particle = (c: string) => STOP_CHARS.has(c) || c === '得';
+
+/** A word with the particles at its ends (呀, 啦, 吗 …) taken off: 好呀 → 好, 你在 → 在, 得很 → ''. */
+function core(word: string): string {
+  let a = 0;
+  let b = word.length;
+  while (a < b && particle(word[a]!)) a++;
+  while (b > a && particle(word[b - 1]!)) b--;
+  return word.slice(a, b);
+}
+
+/** Whether a query's segmented word is small talk, also with particles glued on (好呀, 谢谢啦). */
+const noTask = (word: string): boolean => QUERY_STOP_ZH.has(word) || QUERY_STOP_ZH.has(core(word));
+
+/**
+ * Whether a segmented word is a stop word with particles glued on (你在, 了吗): the ranking keeps it
+ * as the document side does, but it names no task.
+ */
+const glued = (word: string): boolean => {
+  const c = core(word);
+  return c !== word && (c === '' || STOP.has(c));
+};
+
+/**
+ * A run of CJK text as words, bigrams and characters. In a `query`, small-talk words (你好, 谢谢,
+ * 辛苦 …) are dropped with every bigram and character they touch, so that 谢谢你辛苦了 leaves nothing.
+ */
+function cjk(text: string, emit: Emit, query = false): void {
   const run = foldHan(text);
   for (let start = 0; start < run.length; start += MAX_SEGMENT) {
     const piece = run.slice(start, start + MAX_SEGMENT);
     const wordAt = new Map<number, string>();
+    let social: Uint8Array | undefined;
     for (const s of seg().segment(piece)) {
       if (s.isWordLike === false) continue;
       wordAt.set(s.index, s.segment);
+      if (query && noTask(s.segment)) {
+        (social ??= new Uint8Array(piece.length + 1)).fill(1, s.index, s.index + s.segment.length);
+        continue;
+      }
       if (!STOP.has(s.segment)) emit(s.segment, Kind.Word);
     }
     const chars = [...piece];
@@ -54,11 +87,17 @@ function cjk(text: string, emit: Emit): void {
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
       const next = chars[i + 1];
-      if (next !== undefined && !(STOP_CHARS.has(c) && STOP_CHARS.has(next))) {
+      const off = social?.[idx] === 1;
+      if (
+        next !== undefined &&
+        !off &&
+        social?.[idx + c.length] !== 1 &&
+        !(STOP_CHARS.has(c) && STOP_CHARS.has(next))
+      ) {
         const bi = c + next;
         if (wordAt.get(idx) !== bi) emit(bi, Kind.Bigram);
       }
-      if (!STOP_CHARS.has(c) && wordAt.get(idx) !== c) emit(c, Kind.Char);
+      if (!off && !STOP_CHARS.has(c) && wordAt.get(idx) !== c) emit(c, Kind.Char);
       idx += c.length;
     }
   }
@@ -96,12 +135,52 @@ export function analyse(text: string, query: boolean, emit: Emit): void {
     // Han, Hiragana and Katakana are all at U+2E80 or above, and 'ー' (script Common) can end up in
     // a run of other letters: any other run is no CJK run, without asking the regex.
     if ((c0 >= 0x2e80 || t.includes('ー')) && CJK_RUN.test(t)) {
-      cjk(t, emit);
+      cjk(t, emit, query);
       continue;
     }
     if (STOP.has(t) || (c0 >= 0x30 && c0 <= 0x39 && DIGITS.test(t)) || (query && QUERY_STOP.has(t))) continue;
     emit(stem(t), Kind.Word);
   }
+}
+
+let weakEn: Set<string> | undefined;
+
+/** What a word of time or of chat topics weighs in `contentWeight`: four name as much task as one content word. */
+export const WEAK_WEIGHT = 0.25;
+
+/**
+ * How much task a query names: each distinct word it keeps (after stop words and small talk) counts
+ * 1, a word of time or of chat topics (today, weekend, 今天, 吃饭) WEAK_WEIGHT; bigrams and characters
+ * are other views of those words and add nothing. Small talk in the query (hi, thanks, sorry, 你好,
+ * 谢谢) marks it as conversation and costs one content word: a single word beside a greeting or thanks
+ * is chat ("nice work", "sorry, I was away"), two are a task ("hi! convert 5 miles to km, thanks").
+ * "thanks, that was helpful" weighs −1, "how's your day going?" ½ (day, going), "weather today" 1¼.
+ */
+export function contentWeight(text: string): number {
+  const seen = new Set<string>();
+  let w = 0;
+  analyse(text, true, (term, kind) => {
+    if (kind !== Kind.Word || seen.has(term)) return;
+    seen.add(term);
+    if (term.charCodeAt(0) >= 0x2e80 && glued(term)) return;
+    weakEn ??= new Set([...WEAK_WORDS.en].map(stem));
+    w += WEAK_WORDS.zh.has(term) || weakEn.has(term) ? WEAK_WEIGHT : 1;
+  });
+  return smallTalkIn(text) ? w - 1 : w;
+}
+
+/** Whether `text` has a small-talk word (English SOCIAL, Chinese QUERY_STOP_ZH, also with particles). */
+function smallTalkIn(text: string): boolean {
+  const norm = foldHan(text.normalize('NFKC')).toLowerCase();
+  for (const m of norm.matchAll(SCAN)) {
+    const t = m[0];
+    if (!CJK_RUN.test(t)) {
+      if (SOCIAL.has(t)) return true;
+      continue;
+    }
+    for (const s of seg().segment(t)) if (s.isWordLike !== false && noTask(s.segment)) return true;
+  }
+  return false;
 }
 
 /**

@@ -171,6 +171,17 @@ describe('toolbox select', () => {
     expect(r.json.results).toEqual([]);
   });
 
+  it('returns an empty result (exit 0) for small talk, in both languages', async () => {
+    fx = fixtureProject();
+    for (const q of ['thanks, that was helpful', '谢谢你，辛苦了']) {
+      const r = await cli(['select', q, '--json'], { cwd: fx.dir });
+      expect(r.code).toBe(0);
+      expect(r.json.results).toEqual([]);
+      const human = await cli(['select', q], { cwd: fx.dir });
+      expect([human.code, human.stdout]).toEqual([0, '']);
+    }
+  });
+
   it('works end to end through the real binary', async () => {
     fx = fixtureProject();
     const r = await spawnCli(['select', '给张三发一封邮件', '--json'], { cwd: fx.dir });

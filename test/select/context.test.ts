@@ -106,7 +106,7 @@ describe('isFollowUp', () => {
     ])
       expect(isFollowUp(t), t).toBe(true);
     for (const t of [
-      'how about Paris Lyon Nice Nantes',
+      'how about Paris Lyon Lille Nantes',
       'android phones',
       'weather in Berlin',
       'Paris, and what about Lyon',

@@ -13,7 +13,7 @@ describe('cut-off', () => {
   it('keeps tools down to a share of the top score that matched at least a bigram of the query', () => {
     const scores = [10, 2.5, 1.9, 0.4, 30];
     const cover = [1, 1, 1, 1, 0.25];
-    expect(CUTOFF).toEqual({ relative: 0.2, minCover: 0.5 });
+    expect(CUTOFF).toEqual({ relative: 0.2, minCover: 0.5, minContent: 1 });
     expect(cutOff([4, 0, 1, 2, 3], scores, cover)).toEqual([0, 1]); // 4 matched single characters only
     expect(cutOff([3], scores, cover)).toEqual([3]);
     expect(cutOff([4], scores, cover)).toEqual([]);

@@ -1,0 +1,111 @@
+// Small talk selects nothing (issue 26): a query whose content words, after stop words and small talk
+// in both languages, name too little task. A task wrapped in small talk still finds its tool.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveProject } from '../../src/config.js';
+import { openSelector, selectTools } from '../../src/select/index.js';
+import { CUTOFF } from '../../src/select/shape.js';
+import { contentWeight, tokenize } from '../../src/select/tokenize.js';
+import { REPO } from '../helpers.js';
+import { fixtureProject } from './fixture.js';
+
+let fx: ReturnType<typeof fixtureProject>;
+afterEach(() => fx?.cleanup());
+
+const ids = async (q: string, opts = {}) => (await selectTools(fx.project(), q, opts)).results.map((r) => r.id);
+
+describe('how much task a query names (contentWeight)', () => {
+  it('weighs greetings, thanks and chit-chat below one content word, in both languages', () => {
+    for (const q of [
+      'thanks, that was helpful',
+      'hi',
+      'how are you doing today?',
+      "how's your day going?",
+      'nice work',
+      'sorry, I was away',
+      '你好呀，今天过得怎么样？',
+      '谢谢你，辛苦了',
+      '你在吗',
+      '好的好的，感谢',
+      '晚上好，吃了没',
+    ])
+      expect(contentWeight(q), q).toBeLessThan(CUTOFF.minContent);
+  });
+
+  it('weighs a task at one content word or more, also inside small talk', () => {
+    for (const q of [
+      'weather',
+      'what time is it',
+      'hi! could you convert 5 miles to km? thanks',
+      '你好，帮我查一下北京天气，谢谢',
+      'thanks! now translate this into French',
+      '查询北京今天天气',
+      'weather today',
+    ])
+      expect(contentWeight(q), q).toBeGreaterThanOrEqual(CUTOFF.minContent);
+  });
+
+  it('counts words of time and chat topics a quarter, and each word once', () => {
+    expect(contentWeight('today tomorrow')).toBe(0.5);
+    expect(contentWeight('weather weather today')).toBe(1.25);
+    expect(contentWeight('今天 明天 周末 吃饭')).toBe(1);
+  });
+
+  it('drops small talk from the query terms, with the Chinese bigrams and characters it touches', () => {
+    expect(tokenize('thanks, weather please', { query: true }).map((t) => t.term)).toEqual(['weather']);
+    expect(tokenize('谢谢你辛苦了', { query: true })).toEqual([]);
+    const terms = tokenize('你好，查天气', { query: true }).map((t) => t.term);
+    expect(terms).toContain('天气');
+    expect(terms.some((t) => t.includes('好'))).toBe(false);
+    // Documents keep them: "a thank-you card" is a topic.
+    expect(tokenize('thanks 谢谢').map((t) => t.term)).toEqual(expect.arrayContaining(['thank', '谢谢', '谢']));
+  });
+});
+
+describe('selectTools and small talk', () => {
+  it('selects nothing for small talk in English and Chinese', async () => {
+    fx = fixtureProject();
+    for (const q of ['thanks, that was helpful', '你好呀，今天过得怎么样？', '谢谢你，辛苦了', 'good morning!', 'bye'])
+      expect(await ids(q), q).toEqual([]);
+  });
+
+  it('still finds the tool of a task wrapped in small talk', async () => {
+    fx = fixtureProject();
+    expect((await ids('hi! could you send an email to my manager? thanks'))[0]).toBe('send_email');
+    expect((await ids('你好，帮我查一下北京天气，谢谢'))[0]).toBe('query_weather');
+    expect((await ids('您好！把这句话翻译成英文 辛苦了，谢谢！'))[0]).toBe('translate_text');
+  });
+
+  it('still offers pinned tools, answers a tool id, and lets a follow-up lean on the session', async () => {
+    fx = fixtureProject({ 'toolbox.config.yaml': 'select:\n  always: [read_file]\n' });
+    expect(await ids('thanks!')).toEqual(['read_file']);
+    fx.write('toolbox.config.yaml', '');
+    fx.write(
+      'tool_registry/hello.yaml',
+      'id: hello\nname: hello\ndescription: Prints a greeting.\nschema: { type: object }\nloader: command\nloader_config: { argv: [echo, hi] }\n',
+    );
+    expect(await ids('hello')).toEqual(['hello']);
+    const session = {
+      id: 's',
+      events: [{ at: '', kind: 'selected' as const, query: '查询北京今天天气', tools: ['query_weather'] }],
+    };
+    const sel = await openSelector(fx.project());
+    expect((await sel.rank('and tomorrow?', { session })).results[0]?.id).toBe('query_weather');
+    expect((await sel.rank('tomorrow?')).results).toEqual([]);
+    // No cut-off at all (eval --no-cutoff): small talk is ranked like any query.
+    expect((await sel.rank('thanks, weather', { cutoff: false })).results[0]?.id).toBe('query_weather');
+  });
+
+  it('keeps 95 % of our small-talk list from selecting anything on the shipped registry', async () => {
+    const talk = readFileSync(join(REPO, 'test/fixtures/select/small-talk.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { text: string; lang: string });
+    const sel = await openSelector(resolveProject({ cwd: REPO }));
+    const selected: string[] = [];
+    for (const t of talk) if ((await sel.rank(t.text, { top: 5 })).results.length) selected.push(t.text);
+    expect(talk.length).toBeGreaterThanOrEqual(390);
+    expect(selected.length / talk.length).toBeLessThanOrEqual(0.05);
+  });
+});
