@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { resolveProject } from '../config.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { renderTable } from '../output/table.js';
-import { projectStats } from '../runtime/stats.js';
+import { statsSource, summarise } from '../runtime/stats.js';
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const ms = (x: number | null) => (x === null ? '-' : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
@@ -14,11 +14,17 @@ export async function statsCommand(
   opts: Record<string, unknown>,
 ): Promise<number> {
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
-  const stats = projectStats(project);
+  const source = statsSource(project);
+  const stats = summarise(source.records, source.breaker);
   if (opts.report !== undefined) {
     const { writeStatsReport } = await import('../report/index.js');
     const file = resolve(ctx.io.cwd, String(opts.report));
-    const bytes = writeStatsReport(file, project, { cwd: ctx.io.cwd, env: ctx.io.env, force: Boolean(opts.force) });
+    const bytes = writeStatsReport(file, source, {
+      project: project.root,
+      cwd: ctx.io.cwd,
+      env: ctx.io.env,
+      force: Boolean(opts.force),
+    });
     if (!ctx.opts.json) ctx.io.stderr.write(`report: ${String(opts.report)} (${Math.ceil(bytes / 1024)} KB)\n`);
   }
   if (ctx.opts.json) {

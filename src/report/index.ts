@@ -1,8 +1,7 @@
 // `eval --report FILE.html` and `stats --report FILE.html`: build the data, render the page, write
 // it atomically. The commands call these after they have printed (or before, for the path check).
 import { relative } from 'node:path';
-import type { Project } from '../config.js';
-import { statsSource } from '../runtime/stats.js';
+import type { StatsSource } from '../runtime/stats.js';
 import { buildEvalData, type EvalDataInput } from './eval-data.js';
 import { uiLang } from './numbers.js';
 import { renderPage } from './page.js';
@@ -32,13 +31,13 @@ export async function writeEvalReport(
   return Buffer.byteLength(html);
 }
 
-/** Write the stats report of `project` to `file`. Returns its size in bytes. */
+/** Write the stats report of a stats source (runtime/stats.ts statsSource) to `file`. Returns its size in bytes. */
 export function writeStatsReport(
   file: string,
-  project: Project,
-  opts: { cwd: string; env: Record<string, string | undefined>; force: boolean },
+  source: StatsSource,
+  opts: { project: string; cwd: string; env: Record<string, string | undefined>; force: boolean },
 ): number {
-  const data = buildStatsData(statsSource(project), { project: shown(opts.cwd, project.root) });
+  const data = buildStatsData(source, { project: shown(opts.cwd, opts.project) });
   const lang = uiLang(opts.env, []);
   const html = renderPage({ title: `toolbox stats: ${data.project}`, lang, data, script: 'stats.js' });
   writeReport(file, html, opts.force);

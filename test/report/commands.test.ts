@@ -59,6 +59,17 @@ describe('--report FILE.html', () => {
     expect(readFileSync(notes, 'utf8')).toContain('"kind":"stats"');
   });
 
+  it('a report that cannot be written is exit 74 (report_write_failed), with the JSON error only', async () => {
+    fx = reportProject();
+    fx.write('plain.txt', 'x');
+    const r = await cli([...EVAL, '--json', '--report', 'plain.txt/eval.html'], { cwd: fx.dir });
+    expect(r.code).toBe(74);
+    expect(r.stdout).toBe('');
+    expect(r.errorJson.error.code).toBe('report_write_failed');
+    const s = await cli(['stats', '--report', 'plain.txt/stats.html'], { cwd: fx.dir });
+    expect(s.code).toBe(74);
+  });
+
   it('nothing is written when eval fails', async () => {
     fx = reportProject({ 'bad.jsonl': 'not json\n' });
     const r = await cli(['eval', 'bad.jsonl', '--report', 'eval.html'], { cwd: fx.dir });
