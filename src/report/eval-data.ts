@@ -13,8 +13,11 @@ import { meanMetrics, queryMetrics, type Metrics } from '../select/metrics.js';
 import { surfaceWords } from '../select/tokenize.js';
 import { bootstrap, percentile, queryLang } from './numbers.js';
 
-/** A tool's standing for a query: [tool, rank or null, score, why: [word as the user wrote it, field bits, score]]. */
-type Standing = [number, number | null, number, [string, number, number][]];
+/**
+ * A tool's standing for a query: [tool, rank or null, score, why: [word as the user wrote it, field
+ * bits, score], or null when the ranker explains nothing (bm25-baseline)].
+ */
+type Standing = [number, number | null, number, [string, number, number][] | null];
 
 /** One group of queries (a case file, the contracts' examples, a language). */
 export interface EvalGroup {
@@ -133,17 +136,19 @@ export async function buildEvalData(input: EvalDataInput): Promise<EvalReportDat
 
   const standing = (q: string) => {
     const words = surfaceWords(q);
-    return (t: ToolWhy): Standing => [
+    return (t: ToolWhy | Omit<ToolWhy, 'why'>): Standing => [
       ref(t.id),
       t.rank,
       round(t.score),
-      t.why
-        .slice(0, MAX_WHY)
-        .map((w) => [
-          w.via ?? words.get(w.term) ?? w.term,
-          w.fields.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0),
-          round(w.score),
-        ]),
+      !('why' in t)
+        ? null
+        : t.why
+            .slice(0, MAX_WHY)
+            .map((w) => [
+              w.via ?? words.get(w.term) ?? w.term,
+              w.fields.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0),
+              round(w.score),
+            ]),
     ];
   };
   const misses = report.misses.map((m: EvalMiss) => {
@@ -155,7 +160,7 @@ export async function buildEvalData(input: EvalDataInput): Promise<EvalReportDat
       lang: queryLang(m.query),
       want: m.relevant.map(ref),
       rank: m.rank,
-      above: (m.detail?.above ?? m.got.map((id, i) => ({ id, rank: i + 1, score: 0, why: [] }))).map(st),
+      above: (m.detail?.above ?? m.got.map((id, i) => ({ id, rank: i + 1, score: 0 }))).map(st),
       wanted: (m.detail?.wanted ?? []).map(st),
     };
   });

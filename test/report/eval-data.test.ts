@@ -70,6 +70,21 @@ describe('eval report data', () => {
     expect(d.tokens.top).toBe(5);
   });
 
+  it('the bm25-baseline ranker explains nothing: its misses carry no why rather than an empty one', async () => {
+    fx = reportProject();
+    const project = fx.project();
+    const report = await evaluate(project, readCases(join(fx.dir, 'cases.jsonl'), 'cases.jsonl'), {
+      explain: true,
+      ranker: 'bm25-baseline',
+    });
+    const d = await buildEvalData({ project, report, top: 10, registryLabel: 'r' });
+    expect(d.misses.length).toBeGreaterThan(0);
+    for (const m of d.misses) {
+      expect(m.wanted).toEqual([]);
+      for (const s of m.above) expect(s[3]).toBeNull();
+    }
+  });
+
   it('a miss is only explained when asked (eval without --report keeps its JSON as it was)', async () => {
     fx = reportProject();
     const report = await evaluate(fx.project(), readCases(join(fx.dir, 'cases.jsonl')));

@@ -180,6 +180,7 @@
 
   /** Chips: the query's words as the user wrote them, with the fields each matched. */
   function why(w) {
+    if (w === null) return '';
     if (!w.length) return el('span', { class: 'muted small' }, t('nothingMatched'));
     return w.map(([word, mask]) => el('span', { class: 'chip' }, el('b', {}, word), ` ${fieldNames(mask)}`));
   }
@@ -196,7 +197,7 @@
         showRank ? (rank === null ? t('noMatch') : t('byScore', rank)) : '',
         score ? ` · ${t('score')} ${num(score, 2)}` : '',
       ),
-      rank === null && !w.length ? '' : el('div', {}, why(w)),
+      rank === null && !(w && w.length) ? '' : el('div', {}, why(w)),
     );
   }
   function missDetail(m) {
