@@ -3,6 +3,7 @@ import { ExitCode, ExitError, InternalError, ToolboxError } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { fastCommand } from './fast-path.js';
 import { shutdownTelemetry, takeTelemetryWarning } from './telemetry/state.js';
+import { takeStateWarnings } from './util/state.js';
 
 export const INTERNAL_ERROR_EXIT = ExitCode.internal;
 
@@ -49,9 +50,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
   const code = await runCommand(argv, io, flags);
   // A short-lived CLI exits right after: spans and metrics must be exported first.
   await shutdownTelemetry();
-  const warning = takeTelemetryWarning();
+  const warnings = [takeTelemetryWarning(), ...takeStateWarnings()].filter(Boolean);
   // --json: a failed command's stderr is its one {"error": …} document, nothing after it.
-  if (warning && !(flags.json && code !== 0)) io.stderr.write(`warning: ${warning}\n`);
+  if (!(flags.json && code !== 0)) for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   return code;
 }
 

@@ -2,6 +2,7 @@ import { resolveProject } from '../config.js';
 import { usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { takeTelemetryWarning } from '../telemetry/state.js';
+import { takeStateWarnings } from '../util/state.js';
 
 /**
  * `toolbox serve [--http PORT [--host H] [--token-env NAME | --no-auth]] [--expose search|all] [--user U | --role R]`
@@ -44,7 +45,7 @@ export async function serveCommand(
   try {
     const warm = await core.start();
     const traceWarning = takeTelemetryWarning();
-    if (traceWarning) say(ctx.style.yellow(traceWarning));
+    for (const w of [traceWarning, ...takeStateWarnings()]) if (w) say(ctx.style.yellow(w));
     const tools = core.visibleTools().length;
     say(`${tools} tools, --expose ${expose}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`);
     if (ctx.opts.verbose) say(`registry ${project.registryDir}; config ${project.configFile ?? 'none (defaults)'}`);

@@ -5,10 +5,10 @@
  * executables, requirements files, the venv marker). Still valid only when all of those match.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { cachePath as checkedCachePath } from '../util/state.js';
 import type { ToolDeps } from './types.js';
 import { mtimeOf, type Watch } from './util.js';
 
@@ -27,7 +27,8 @@ interface CacheFile {
   tools: Record<string, { fp: Fingerprint; result: ToolDeps }>;
 }
 
-const cachePath = (p: Project) => join(p.stateDir, 'cache', 'deps.json');
+// Checked by util/state.ts: undefined when .toolbox/ or the entry is refused (then no cache).
+const cachePath = (p: Project, create = false) => checkedCachePath(p.stateDir, 'cache/deps.json', create);
 
 export const envSet = (env: NodeJS.ProcessEnv, name: string): boolean => env[name] !== undefined && env[name] !== '';
 
@@ -69,7 +70,9 @@ function fresh(fp: Fingerprint, entry: ToolEntry, env: NodeJS.ProcessEnv): boole
 /** Read the cache once per check. */
 export function readDepsCache(project: Project): CacheFile {
   try {
-    const v = JSON.parse(readFileSync(cachePath(project), 'utf8')) as CacheFile;
+    const file = cachePath(project);
+    const v = (file ? JSON.parse(readFileSync(file, 'utf8')) : undefined) as CacheFile | undefined;
+    if (!v) return { version: VERSION, tools: {} };
     if (v.version === VERSION && v.tools && typeof v.tools === 'object') return v;
   } catch {
     /* missing or corrupt: start over */
@@ -90,7 +93,8 @@ export function writeDepsCache(project: Project, updates: { fp: Fingerprint; res
   const cur = readDepsCache(project);
   for (const u of updates) cur.tools[u.result.id] = { fp: u.fp, result: { ...u.result, cached: undefined } };
   try {
-    writeFileAtomic(cachePath(project), JSON.stringify(cur));
+    const file = cachePath(project, true);
+    if (file) writeFileAtomic(file, JSON.stringify(cur));
   } catch {
     // A read-only project still works, only slower.
   }

@@ -3,7 +3,8 @@
  * screen (runtimes, sandbox, registry health, dependencies, where state lives), each problem with
  * its fix. Works without a registry (reports it missing).
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { checkState, isStateUnsafe } from '../util/state.js';
 import { join } from 'node:path';
 import { resolveProject, type Project, type ProjectOptions } from '../config.js';
 import { ToolboxError } from '../errors.js';
@@ -57,6 +58,8 @@ const STATE_ITEMS: [string, string][] = [
   ['breaker.json', 'circuit-breaker state per tool'],
   ['sessions/', 'selection sessions (--session)'],
   ['envs/', 'per-tool Python venvs from `toolbox deps --install`'],
+  ['results/', 'full results cut by the output cap'],
+  ['servers/', 'MCP servers installed by `toolbox import mcp --npm/--pypi`'],
 ];
 
 export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
@@ -201,13 +204,15 @@ export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): P
       exists: existsSync(join(project!.stateDir, name)),
       what,
     }));
-    if (existsSync(project.stateDir) && !statSync(project.stateDir).isDirectory()) {
-      problems.push({
-        severity: 'error',
-        area: 'state',
-        message: `${project.stateDir} is not a folder`,
-        fix: `remove ${project.stateDir}`,
-      });
+    // The same checks every state read and write makes (util/state.ts): a link, another user's entry.
+    for (const [name] of STATE_ITEMS) {
+      try {
+        checkState(project.stateDir, [name]);
+      } catch (e) {
+        if (!isStateUnsafe(e)) throw e;
+        if (problems.some((p) => p.message === e.message)) continue;
+        problems.push({ severity: 'error', area: 'state', message: e.message, fix: e.hint ?? '' });
+      }
     }
   }
   report.healthy = !problems.some((p) => p.severity === 'error');

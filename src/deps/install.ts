@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { checkState } from '../util/state.js';
 import { collect } from './collect.js';
 import { ENV_MARKER, envDir, resolvePython } from './interpreter.js';
 import { runProcess, shQuote } from './util.js';
@@ -73,6 +74,8 @@ async function installOne(
       fix: 're-run with `toolbox deps --install --allow-local` only if you trust this project (or ship a wheel)',
     };
   const base = resolvePython(project, entry, env, { ignoreVenv: true });
+  // .toolbox/envs/<id> must be toolbox's own folder (util/state.ts): never a link planted by the project.
+  checkState(project.stateDir, [`envs/${id}/`]);
   const dir = envDir(project, id);
   if (!base.exists)
     return {

@@ -9,6 +9,7 @@ import type { Project } from '../config.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { runProcess } from '../deps/util.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { checkState } from '../util/state.js';
 
 /** What was installed: written into each contract's loader_config.package (and toolbox.lock). */
 export interface ServerPackage {
@@ -119,6 +120,8 @@ export async function installNpmServer(
   opts: InstallOptions = {},
 ): Promise<ManagedServer> {
   const { name, version } = splitNpmSpec(spec);
+  // .toolbox/servers/<name> must be toolbox's own folder (util/state.ts): never a link planted by the project.
+  checkState(project.stateDir, [`servers/${serverDirName(name)}/`]);
   const dir = join(project.stateDir, 'servers', serverDirName(name));
   const pkgFile = join(dir, 'node_modules', ...name.split('/'), 'package.json');
   const have = readJson(pkgFile)?.version as string | undefined;
@@ -186,6 +189,7 @@ export async function installPypiServer(
 ): Promise<ManagedServer> {
   const { name, version } = splitPypiSpec(spec);
   const env = opts.env ?? process.env;
+  checkState(project.stateDir, [`servers/${serverDirName(name)}/`]);
   const dir = join(project.stateDir, 'servers', serverDirName(name));
   const venv = join(dir, 'venv');
   const py = join(venv, 'bin', 'python');

@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Project } from '../config.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { listState, readStateText, removeState, statState, writeState } from '../util/state.js';
 import { usageError } from '../errors.js';
 
 /** One turn of a session: a query that selected tools, or a tool that was run. */
@@ -18,7 +16,8 @@ export interface Session {
 
 const MAX_EVENTS = 50;
 
-function sessionFile(project: Project, id: string): string {
+/** The session's file, relative to .toolbox/ (read and written through util/state.ts). */
+function sessionFile(id: string): string {
   if (!/^[A-Za-z0-9_.-]{1,128}$/.test(id) || id.startsWith('.')) {
     throw usageError(
       'invalid_session_id',
@@ -26,14 +25,16 @@ function sessionFile(project: Project, id: string): string {
       'Use letters, digits, _ . - (at most 128 characters).',
     );
   }
-  return join(project.stateDir, 'sessions', `${id}.json`);
+  return `sessions/${id}.json`;
 }
 
 /** The session's history (empty when new). */
 export function readSession(project: Project, id: string): Session {
-  const file = sessionFile(project, id); // an invalid id is a usage error, not an empty session
+  const file = sessionFile(id); // an invalid id is a usage error, not an empty session
+  // A planted sessions/ link is refused (state_unsafe), not read.
+  const text = readStateText(project.stateDir, file);
   try {
-    const s = JSON.parse(readFileSync(file, 'utf8')) as Session;
+    const s = JSON.parse(text ?? '{}') as Session;
     if (Array.isArray(s.events)) return { id, events: s.events };
   } catch {
     /* new or unreadable: start fresh */
@@ -46,16 +47,16 @@ export function recordSessionEvent(project: Project, id: string, event: Omit<Ses
   const s = readSession(project, id);
   s.events.push({ at: new Date().toISOString(), ...event });
   if (s.events.length > MAX_EVENTS) s.events.splice(0, s.events.length - MAX_EVENTS);
-  writeFileAtomic(sessionFile(project, id), JSON.stringify(s, null, 1));
+  writeState(project.stateDir, sessionFile(id), JSON.stringify(s, null, 1));
   pruneSessions(project);
 }
 
 /** Delete a session's file (the session ended). Missing files and invalid ids are ignored. */
 export function removeSession(project: Project, id: string): void {
   try {
-    rmSync(sessionFile(project, id), { force: true });
+    removeState(project.stateDir, sessionFile(id));
   } catch {
-    /* invalid id: nothing was ever written for it */
+    /* invalid id: nothing was ever written for it; a refused .toolbox/: nothing of ours there */
   }
 }
 
@@ -70,24 +71,24 @@ const pruned = new Set<string>();
 export function pruneSessions(project: Project, now = Date.now(), oncePerProcess = true): number {
   if (oncePerProcess && pruned.has(project.stateDir)) return 0;
   pruned.add(project.stateDir);
-  const dir = join(project.stateDir, 'sessions');
   let removed = 0;
   let names: string[];
   try {
-    names = readdirSync(dir);
+    // Only a sessions/ folder toolbox owns is pruned: a planted link to another folder is refused.
+    names = listState(project.stateDir, 'sessions');
   } catch {
     return 0;
   }
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
-    const file = join(dir, name);
     try {
-      if (now - statSync(file).mtimeMs > SESSION_MAX_AGE_MS) {
-        rmSync(file, { force: true });
+      const st = statState(project.stateDir, `sessions/${name}`);
+      if (st && now - st.mtimeMs > SESSION_MAX_AGE_MS) {
+        removeState(project.stateDir, `sessions/${name}`);
         removed++;
       }
     } catch {
-      /* gone meanwhile */
+      /* gone meanwhile, or not ours */
     }
   }
   return removed;

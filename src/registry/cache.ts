@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolContract } from '../contract/types.js';
-import { AtomicWriter, sweepTemps } from '../util/fs.js';
+import { type AtomicWriter, sweepTemps } from '../util/fs.js';
+import { cacheOp, noteUnsafeCache, readStateText, stateFolder, statState, stateWriter } from '../util/state.js';
 
 const VERSION = 1;
 
@@ -32,7 +31,8 @@ export interface RegistryCache {
 // The full parsed registry (for list/select/validate) in one file, and an id -> contract index
 // for `run` in ID_SHARDS files by a hash of the id: calling one tool reads 1/64 of the index and
 // parses no YAML, so it costs about the same on 5 or 50,000 contracts.
-const fullPath = (p: Project) => join(p.stateDir, 'cache', `registry-v${VERSION}.json`);
+// Paths relative to the state folder (.toolbox/), read and written through util/state.ts.
+const FULL = `cache/registry-v${VERSION}.json`;
 const ID_SHARDS = 64;
 const IDS_VERSION = 2;
 const idShard = (id: string) => {
@@ -40,7 +40,8 @@ const idShard = (id: string) => {
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
   return (h >>> 0) % ID_SHARDS;
 };
-const shardPath = (p: Project, n: number) => join(p.stateDir, 'cache', `ids-v${IDS_VERSION}`, `${n}.json`);
+const SHARDS_DIR = `cache/ids-v${IDS_VERSION}`;
+const shardPath = (n: number) => `${SHARDS_DIR}/${n}.json`;
 
 interface OnDisk<T> {
   version: number;
@@ -48,9 +49,11 @@ interface OnDisk<T> {
   data: T;
 }
 
-function readJson<T>(file: string, project: Project, version = VERSION): T | undefined {
+function readJson<T>(rel: string, project: Project, version = VERSION): T | undefined {
   try {
-    const v = JSON.parse(readFileSync(file, 'utf8')) as OnDisk<T>;
+    const text = cacheOp(() => readStateText(project.stateDir, rel), undefined);
+    if (text === undefined) return undefined;
+    const v = JSON.parse(text) as OnDisk<T>;
     if (v.version !== version || v.registryDir !== project.registryDir) return undefined;
     return v.data;
   } catch {
@@ -58,24 +61,26 @@ function readJson<T>(file: string, project: Project, version = VERSION): T | und
   }
 }
 
+const exists = (project: Project, rel: string) => cacheOp(() => statState(project.stateDir, rel) !== undefined, false);
+
 /** The id index entry of `id`, if the index has one (it may be stale: compare the fingerprint). */
 export function readIdEntry(project: Project, id: string): IdIndexEntry | undefined {
-  const shard = readJson<Record<string, IdIndexEntry>>(shardPath(project, idShard(id)), project, IDS_VERSION);
+  const shard = readJson<Record<string, IdIndexEntry>>(shardPath(idShard(id)), project, IDS_VERSION);
   return shard && Object.prototype.hasOwnProperty.call(shard, id) ? shard[id] : undefined;
 }
 
 /** Whether the id index exists (a cache written by an older version has none). */
 export function hasIdIndex(project: Project): boolean {
-  return existsSync(shardPath(project, ID_SHARDS - 1));
+  return exists(project, shardPath(ID_SHARDS - 1));
 }
 
 /** Whether the registry cache and its id index exist (whatever their age: readers compare fingerprints). */
 export function hasRegistryCache(project: Project): boolean {
-  return existsSync(fullPath(project)) && hasIdIndex(project);
+  return exists(project, FULL) && hasIdIndex(project);
 }
 
 export function readCache(project: Project): RegistryCache | undefined {
-  const files = readJson<Record<string, CachedFile>>(fullPath(project), project);
+  const files = readJson<Record<string, CachedFile>>(FULL, project);
   return files ? { files } : undefined;
 }
 
@@ -95,18 +100,19 @@ export class CacheWriter {
   constructor(private readonly project: Project) {
     // A build interrupted before its commit (Ctrl+C, SIGKILL) left its temp files: a new full write is
     // the moment to remove them.
-    sweepTemps(dirname(fullPath(project)));
-    sweepTemps(dirname(shardPath(project, 0)));
     try {
-      this.full = new AtomicWriter(fullPath(project));
+      for (const dir of ['cache', SHARDS_DIR]) sweepTemps(stateFolder(project.stateDir, dir, true)!);
+      this.full = stateWriter(project.stateDir, FULL);
       this.full.write(open(VERSION, project));
       for (let n = 0; n < ID_SHARDS; n++) {
         // Small buffers: 64 shards are open at once.
-        const w = new AtomicWriter(shardPath(project, n), 1 << 16);
+        const w = stateWriter(project.stateDir, shardPath(n), 1 << 16);
         this.shards.push(w);
         w.write(open(IDS_VERSION, project));
       }
-    } catch {
+    } catch (e) {
+      // Unsafe .toolbox/ entries: said once (util/state.ts); a read-only project: silently no cache.
+      noteUnsafeCache(e);
       this.fail();
     }
   }

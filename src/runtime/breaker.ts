@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ToolboxConfig } from '../config.js';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { readStateText, writeState } from '../util/state.js';
 
 /** Breaker thresholds, from `runtime.breaker` in toolbox.config.yaml (window and cooldown in seconds there). */
 export interface BreakerSettings {
@@ -40,6 +38,9 @@ export function breakerSettings(config: ToolboxConfig): BreakerSettings {
   };
 }
 
+/** The breaker's state file in .toolbox/. */
+export const BREAKER_FILE = 'breaker.json';
+
 /**
  * A circuit breaker per tool, persisted so that separate CLI processes share it. After
  * `failures` failures within `window`, the tool is refused for `cooldown`; then one trial call is
@@ -48,19 +49,17 @@ export function breakerSettings(config: ToolboxConfig): BreakerSettings {
  * corrupt or unreadable file counts as "all closed".
  */
 export class Breaker {
-  private readonly file: string;
-
   constructor(
-    stateDir: string,
+    private readonly stateDir: string,
     private readonly settings: BreakerSettings,
     private readonly now: () => number = Date.now,
-  ) {
-    this.file = join(stateDir, 'breaker.json');
-  }
+  ) {}
 
+  /** Throws `state_unsafe` for a planted breaker.json (a link, another user's file). */
   private read(): Record<string, BreakerRecord> {
+    const text = readStateText(this.stateDir, BREAKER_FILE);
     try {
-      const v = JSON.parse(readFileSync(this.file, 'utf8')) as { tools?: Record<string, BreakerRecord> };
+      const v = JSON.parse(text ?? '{}') as { tools?: Record<string, BreakerRecord> };
       return v && typeof v.tools === 'object' && v.tools ? v.tools : {};
     } catch {
       return {};
@@ -74,7 +73,7 @@ export class Breaker {
     else if (id in tools) delete tools[id];
     else return;
     try {
-      writeFileAtomic(this.file, JSON.stringify({ version: 1, tools }, null, 1));
+      writeState(this.stateDir, BREAKER_FILE, JSON.stringify({ version: 1, tools }, null, 1));
     } catch {
       // A read-only project still runs tools; it only loses the breaker's memory.
     }

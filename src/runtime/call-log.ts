@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendState, readStateText, renameState, statState } from '../util/state.js';
 
 /**
  * One line of .toolbox/calls.jsonl. Argument values are never written here (nor their keys):
@@ -26,37 +26,31 @@ export interface CallRecord {
 // Past this size the log is rotated to calls.1.jsonl (one generation kept), so it cannot grow without bound.
 const MAX_BYTES = 8 * 1024 * 1024;
 
-export const callLogPath = (stateDir: string) => join(stateDir, 'calls.jsonl');
+const LOG = 'calls.jsonl';
+const ROTATED = 'calls.1.jsonl';
+/** The state entries the call log uses (the runtime checks them before a call: util/state.ts). */
+export const CALL_LOG_FILES = [LOG, ROTATED];
+export const callLogPath = (stateDir: string) => join(stateDir, LOG);
 
 /**
- * Append one record. One `appendFileSync` of one short line (O_APPEND) keeps lines whole when
- * several processes log at once. Logging never makes a call fail.
+ * Append one record. One write of one short line (O_APPEND, never through a link) keeps lines
+ * whole when several processes log at once. Logging never makes a call fail.
  */
 export function appendCall(stateDir: string, rec: CallRecord): void {
-  const file = callLogPath(stateDir);
   try {
-    mkdirSync(stateDir, { recursive: true });
-    try {
-      if (statSync(file).size > MAX_BYTES) renameSync(file, join(stateDir, 'calls.1.jsonl'));
-    } catch {
-      /* no log yet */
-    }
-    appendFileSync(file, JSON.stringify(rec) + '\n');
+    if ((statState(stateDir, LOG)?.size ?? 0) > MAX_BYTES) renameState(stateDir, LOG, ROTATED);
+    appendState(stateDir, LOG, JSON.stringify(rec) + '\n');
   } catch {
-    // read-only project: no log
+    // read-only project: no log (an unsafe .toolbox/ entry was refused before the call)
   }
 }
 
 /** Every record of the log (the rotated generation first); unparsable lines are skipped. */
 export function readCalls(stateDir: string): CallRecord[] {
   const out: CallRecord[] = [];
-  for (const f of [join(stateDir, 'calls.1.jsonl'), callLogPath(stateDir)]) {
-    let text: string;
-    try {
-      text = readFileSync(f, 'utf8');
-    } catch {
-      continue;
-    }
+  for (const f of [ROTATED, LOG]) {
+    const text = readStateText(stateDir, f);
+    if (text === undefined) continue;
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
       try {

@@ -2,10 +2,9 @@
 // text is cut with a marker naming the file that holds the full result; binary output is never
 // shown as text.
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolContract } from '../contract/types.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { writeState } from '../util/state.js';
 
 /** Default cap when neither the contract nor the config sets one. */
 export const DEFAULT_RESULT_TOKENS = 20_000;
@@ -77,9 +76,8 @@ function saveFull(project: Project, tool: string, data: string, ext: string): st
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
-  const file = join(project.stateDir, 'results', `${stamp}-${tool}-${randomBytes(3).toString('hex')}.${ext}`);
-  writeFileAtomic(file, data);
-  return file;
+  // Through util/state.ts: a planted `.toolbox/results` link must not receive the tool's text.
+  return writeState(project.stateDir, `results/${stamp}-${tool}-${randomBytes(3).toString('hex')}.${ext}`, data);
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

@@ -9,7 +9,8 @@ import type { CallContext, LoadedTool, ToolOutput } from '../loaders/types.js';
 import { findTool } from '../registry/registry.js';
 import { readSession, recordSessionEvent } from '../policy/session.js';
 import { Breaker, breakerSettings } from './breaker.js';
-import { appendCall } from './call-log.js';
+import { appendCall, CALL_LOG_FILES } from './call-log.js';
+import { checkState } from '../util/state.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { checkOutput } from './format.js';
 import { shapeOutput } from './content.js';
@@ -120,6 +121,9 @@ export class Runtime {
     // Only what happens once the tool is loaded or running can be the tool's fault (breaker).
     let toolPhase = false;
     try {
+      // What is written after the call (the log, a cut result) must be toolbox's own: a planted
+      // .toolbox/ entry stops the call here, before the tool runs (state_unsafe, exit 3).
+      checkState(this.project.stateDir, [...CALL_LOG_FILES, 'results/']);
       if (this.opts.locked ?? this.project.config.locked === true)
         (await import('../lock/enforce.js')).assertLocked(this.project, entry);
       if (req.session) readSession(this.project, req.session); // rejects a malformed session id before anything runs

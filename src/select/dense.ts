@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Project } from '../config.js';
 import { ToolboxError, ExitCode } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { cachePath } from '../util/state.js';
 import { toolText } from './fields.js';
 import type { SelectIndex } from './store.js';
 import { nodeCrypto } from '../util/builtins.js';
@@ -97,13 +98,16 @@ function vector(file: string, cache: VectorCache, hash: string): Float32Array {
   return v;
 }
 
-function cacheFile(project: Project, cfg: EmbeddingsConfig): string {
+/** The vector cache's path, and whether it may be read and written (util/state.ts checked it). */
+function cacheFile(project: Project, cfg: EmbeddingsConfig): { file: string; usable: boolean } {
   const key = nodeCrypto()
     .createHash('sha1')
     .update(`${endpoint(cfg.url)}\n${cfg.model ?? ''}`)
     .digest('hex')
     .slice(0, 16);
-  return join(project.stateDir, 'cache', `embeddings-${key}.json`);
+  const rel = `cache/embeddings-${key}.json`;
+  const checked = cachePath(project.stateDir, rel, true);
+  return { file: checked ?? join(project.stateDir, rel), usable: checked !== undefined };
 }
 
 const decode = (b64: string) => {
@@ -124,8 +128,8 @@ export async function denseScores(
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<Float64Array> {
-  const file = cacheFile(project, cfg);
-  const cache = readVectors(file);
+  const { file, usable } = cacheFile(project, cfg);
+  const cache = usable ? readVectors(file) : {};
   const missing = index.tools.map((_, i) => (cache[index.hash(i)] ? -1 : i)).filter((i) => i >= 0);
   try {
     for (let s = 0; s < missing.length; s += BATCH) {
@@ -148,7 +152,7 @@ export async function denseScores(
       { exitCode: ExitCode.toolFailed, cause: e },
     );
   } finally {
-    if (missing.length) {
+    if (missing.length && usable) {
       try {
         writeFileAtomic(file, JSON.stringify(cache));
       } catch {

@@ -13,7 +13,7 @@ export interface FullBuildOptions {
   estimate: boolean;
   useCache: boolean;
   /** The statistics cache file (read when `useCache`; written when `useCache` and `store`). */
-  statsFile: string;
+  statsFile: string | undefined;
   /** Write the statistics cache (not for a registry the caller loaded: see store.ts `rebuild`). */
   store: boolean;
   /** Write the registry cache while reading when there is none (false: the background verifier writes it). */
@@ -36,7 +36,7 @@ export async function buildFull(
   o: FullBuildOptions,
 ): Promise<{ buf: Uint8Array; rebuilt: number }> {
   const dir = project.registryDir;
-  const old = o.useCache ? readStats(o.statsFile, dir) : undefined;
+  const old = o.useCache && o.statsFile ? readStats(o.statsFile, dir) : undefined;
   const b = new IndexBuilder({
     registryDir: dir,
     files,

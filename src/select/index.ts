@@ -14,6 +14,7 @@ import { scoreAll } from './query.js';
 import { CUTOFF, cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
 import { contentWeight } from './tokenize.js';
 import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
+import { isStateUnsafe } from '../util/state.js';
 import { openIndex, type SelectIndex } from './store.js';
 
 /** One matched query term: which fields of the tool it matched and its share of the score. */
@@ -333,7 +334,15 @@ export async function selectTools(
 ): Promise<Selection> {
   let selector = await openSelector(target, { tokens: opts.tokens });
   const project = selector.project;
-  const session = opts.session ? readSession(project, opts.session) : undefined;
+  const early: string[] = [];
+  let session: Session | undefined;
+  try {
+    session = opts.session ? readSession(project, opts.session) : undefined;
+  } catch (e) {
+    // A session folder toolbox does not own (a planted link): ranked without history, and said.
+    if (!isStateUnsafe(e)) throw e;
+    early.push(`session history not read: ${e.message}`);
+  }
   let { results, warnings, history } = await selector.rank(query, { ...opts, session });
   // A large registry's index is trusted on its folders' fingerprints: check the answer's own files
   // (an in-place edit leaves the folder alone), and answer again from an updated index if one changed.
@@ -342,7 +351,8 @@ export async function selectTools(
     selector = await openSelector(target, { tokens: opts.tokens, full: true });
     ({ results, warnings, history } = await selector.rank(query, { ...opts, session }));
   }
-  if (opts.session && opts.record !== false) {
+  warnings.unshift(...early);
+  if (opts.session && opts.record !== false && early.length === 0) {
     try {
       recordSessionEvent(project, opts.session, { kind: 'selected', query, tools: results.map((r) => r.id) });
     } catch (e) {

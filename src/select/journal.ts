@@ -5,13 +5,14 @@
 // checked on every query (store.ts), and a background check re-stats every file at most every few
 // seconds (a process, verify-main.ts; in the daemon, in-process after the answer, with the process
 // started only when something changed) and updates the index when something changed.
-import { readFileSync, statSync, utimesSync, closeSync, openSync } from 'node:fs';
+import { constants, readFileSync, statSync, utimesSync, closeSync, openSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Project } from '../config.js';
 import { codePath } from '../util/assets.js';
 import { SELF, spawnHost } from '../util/host-process.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { cachePath } from '../util/state.js';
 
 /** Registries with more contract files than this use the journal; smaller ones stat every file. */
 export const JOURNAL_MIN_FILES = 2000;
@@ -27,8 +28,9 @@ interface Journal {
   mtime: number[];
 }
 
-const journalPath = (p: Project) => join(p.stateDir, 'cache', 'select-dirs.json');
-const markerPath = (p: Project) => join(p.stateDir, 'cache', 'select-verified');
+// Checked paths (util/state.ts): undefined when .toolbox/ or the entry is refused (then no journal).
+const journalPath = (p: Project, create = false) => cachePath(p.stateDir, 'cache/select-dirs.json', create);
+const markerPath = (p: Project) => cachePath(p.stateDir, 'cache/select-verified', true);
 
 function indexStamp(indexFile: string): [number, number] | undefined {
   const st = statSync(indexFile, { throwIfNoEntry: false });
@@ -49,7 +51,8 @@ export function writeJournal(project: Project, indexFile: string, dirs: string[]
     return st && now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1;
   });
   try {
-    writeFileAtomic(journalPath(project), JSON.stringify({ index: stamp, dirs, mtime } satisfies Journal));
+    const file = journalPath(project, true);
+    if (file) writeFileAtomic(file, JSON.stringify({ index: stamp, dirs, mtime } satisfies Journal));
   } catch {
     /* read-only project: every open stats every file */
   }
@@ -65,7 +68,9 @@ export function changedFolders(
 ): { dirs: string[]; changed: boolean[] } | undefined {
   let j: Journal;
   try {
-    j = JSON.parse(readFileSync(journalPath(project), 'utf8')) as Journal;
+    const file = journalPath(project);
+    if (!file) return undefined;
+    j = JSON.parse(readFileSync(file, 'utf8')) as Journal;
   } catch {
     return undefined;
   }
@@ -96,12 +101,13 @@ export function setResidentVerifier(v: ResidentVerifier | undefined): void {
  * optimisation's safety net.
  */
 export function verifyInBackground(project: Project): void {
-  const marker = markerPath(project);
   try {
+    const marker = markerPath(project);
+    if (!marker) return;
     const st = statSync(marker, { throwIfNoEntry: false });
     if (st && Date.now() - st.mtimeMs < VERIFY_EVERY_MS) return;
     if (st) utimesSync(marker, new Date(), new Date());
-    else closeSync(openSync(marker, 'w'));
+    else closeSync(openSync(marker, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644));
   } catch {
     return; /* best effort */
   }

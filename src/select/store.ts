@@ -5,6 +5,7 @@ import type { ToolContract, ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles, discoverUnder } from '../registry/discover.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { cachePath } from '../util/state.js';
 import { fieldsOf } from './fields.js';
 import { docStatsOf, STATS_KEY, type DocStats, type LexicalIndex } from './model.js';
 import { estimateTokens, textHash } from './build.js';
@@ -38,8 +39,19 @@ export interface SelectIndex {
 }
 
 const STATS_VERSION = STATS_KEY; // issue 10: analysis version lives with the model
-const binPath = (p: Project) => join(p.stateDir, 'cache', 'select-index.bin');
-const statsPath = (p: Project) => join(p.stateDir, 'cache', `select-stats-v${STATS_VERSION}.json`);
+const BIN = 'cache/select-index.bin';
+// The index file's name, for fingerprints only: its content is read and written through cachePath (util/state.ts).
+const binPath = (p: Project) => join(p.stateDir, BIN);
+const statsPath = (p: Project) => cachePath(p.stateDir, `cache/select-stats-v${STATS_VERSION}.json`, true);
+/** Store the index file (a read-only project, or a refused .toolbox/ entry: not stored, only slower). */
+function storeIndex(project: Project, buf: Uint8Array): void {
+  try {
+    const file = cachePath(project.stateDir, BIN, true);
+    if (file) writeFileAtomic(file, buf);
+  } catch {
+    /* read-only project: still works, only slower */
+  }
+}
 
 /** The contract files of a registry (the registry's own discovery) with their fingerprints. */
 function fingerprints(registryDir: string, dirs?: string[]): FileList {
@@ -180,8 +192,9 @@ export function storedIndex(project: Project): StoredIndex | undefined {
 let memo: { file: string; mtimeMs: number; size: number; stored: { index: SelectIndex; s: StoredIndex } } | undefined;
 
 function readStored(project: Project): { index: SelectIndex; s: StoredIndex } | undefined {
-  const file = binPath(project);
   try {
+    const file = cachePath(project.stateDir, BIN);
+    if (!file) return undefined;
     const st = statSync(file);
     if (memo && memo.file === file && memo.mtimeMs === st.mtimeMs && memo.size === st.size) return memo.stored;
     const stored = fromStored(project.registryDir, readFileSync(file));
@@ -419,11 +432,7 @@ async function updateIndex(
   const broken = s.broken.filter((r) => now.has(r));
   const drift = s.drift + changed.size + removed.length;
   const buf = encodeIndex({ registryDir: dir, files, broken, tools, lex, contracts: blobs, hashes, est, drift });
-  try {
-    writeFileAtomic(binPath(project), buf);
-  } catch {
-    /* read-only project: still works, only slower */
-  }
+  storeIndex(project, buf);
   const out = fromStored(dir, buf)!.index;
   return { ...out, rebuilt: fresh.size };
 }
@@ -445,18 +454,12 @@ async function rebuild(
     tokens,
     estimate,
     useCache,
-    statsFile: statsPath(project),
+    statsFile: useCache ? statsPath(project) : undefined,
     store,
     // The build the verifier follows (a large registry's first): the answer does not wait for the
     // registry cache (~15 MB with its id shards at 10,000 contracts); the verifier writes it from the index.
     registryCache: !estimate,
   });
-  if (store) {
-    try {
-      writeFileAtomic(binPath(project), buf);
-    } catch {
-      /* read-only project: still works, only slower */
-    }
-  }
+  if (store) storeIndex(project, buf);
   return { ...fromStored(dir, buf)!.index, rebuilt };
 }

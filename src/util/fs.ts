@@ -16,6 +16,9 @@ import { dirname, basename, join } from 'node:path';
 import { processRuns } from './proc.js';
 import { nodeCrypto } from './builtins.js';
 
+// Temp files are created, never reused: O_EXCL, and O_NOFOLLOW for a link planted under the name.
+const EXCL_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
 /**
  * Read a whole file whose size the caller has just stat'ed (a listing): open, read, close, without
  * the fstat readFileSync adds (a cold build reads every contract file). A file that grew since is
@@ -54,7 +57,13 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
     `.${basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`,
   );
   try {
-    writeFileSync(tmp, data, mode === undefined ? undefined : { mode });
+    // A fresh name, never an existing file or a link someone placed there.
+    const fd = openSync(tmp, EXCL_FLAGS, mode ?? 0o666);
+    try {
+      writeFileSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });
@@ -105,7 +114,7 @@ export class AtomicWriter {
       dirname(file),
       `.${basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`,
     );
-    this.fd = openSync(this.tmp, 'w');
+    this.fd = openSync(this.tmp, EXCL_FLAGS, 0o666);
   }
 
   /** Append text (buffered) or bytes. */

@@ -48,6 +48,8 @@ describe('toolbox doctor', () => {
       'breaker.json',
       'sessions/',
       'envs/',
+      'results/',
+      'servers/',
     ]);
     expect(['bwrap', 'unshare', 'none', undefined]).toContain(r.json.sandbox.tier);
     // Only the machine's sandbox can make it unhealthy here.

@@ -152,6 +152,37 @@ export const CASES = {
       '`eval --compare REF` in a repository whose git config names a filter, fsmonitor, pager, textconv, hooks or an include',
     outcome: 'blocked',
   },
+  'state-results-link': {
+    item: '23.6',
+    attack: 'a repository ships `.toolbox/results` as a link to another folder (root would write tool text there)',
+    outcome: 'refused',
+  },
+  'state-call-log-link': {
+    item: '23.6',
+    attack: '`.toolbox/calls.jsonl` is a symlink or a hard link to another file (every call appends to it)',
+    outcome: 'refused',
+  },
+  'state-sessions-link': {
+    item: '23.6',
+    attack: '`.toolbox/sessions` links to another folder (session files written there, old `.json` files pruned)',
+    outcome: 'refused',
+  },
+  'state-fifo': {
+    item: '23.6',
+    attack: '`.toolbox/breaker.json` is a FIFO (every call would hang)',
+    outcome: 'refused',
+  },
+  'state-dir-link': {
+    item: '23.6',
+    attack: '`.toolbox` itself links to another folder: calls are refused',
+    outcome: 'refused',
+  },
+  'state-cache-link': {
+    item: '23.6',
+    attack: '`.toolbox` or `.toolbox/cache` links elsewhere: caches are ignored with a warning (not read, not written)',
+    outcome: 'blocked',
+  },
+  'state-foreign-owner': { item: '23.6', attack: '`.toolbox/` belongs to another user', outcome: 'refused' },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;
