@@ -8,7 +8,8 @@ import { toolPrints, type EvalQuery, type ToolPrints } from './compare.js';
 export type { EvalQuery } from './compare.js';
 import { BaselineRanker } from './baseline.js';
 import { meanMetrics, queryMetrics, type Metrics } from './metrics.js';
-import { openSelector, type ToolWhy } from './index.js';
+import { openSelector, type LeaveOut, type ToolWhy } from './index.js';
+import { docStats } from './model.js';
 
 /** One labelled query: a line of a cases file, or a contract's routing example. */
 export interface EvalCase {
@@ -67,6 +68,37 @@ export function exampleCases(contracts: readonly ToolContract[]): EvalCase[] {
 export async function registryContracts(project: Project): Promise<ToolContract[]> {
   const sel = await openSelector(project);
   return sel.index.tools.map((_, i) => sel.index.contract(i));
+}
+
+/**
+ * For each query that is word for word (after trimming) one of a contract's routing examples: that
+ * tool with the example left out, so that the example is graded on the rest of its contract, as the
+ * routing check does. Otherwise every example would find itself in its tool's `examples` field (an
+ * unrelated example would still select its tool, and a registry's examples alone would score 1.000).
+ */
+export function leaveOutExamples(contracts: readonly ToolContract[]): (query: string) => LeaveOut[] {
+  const at = new Map<string, { doc: number; j: number }[]>();
+  contracts.forEach((c, doc) => {
+    if (!Array.isArray(c.examples)) return;
+    c.examples.forEach((e, j) => {
+      if (typeof e !== 'string' || !e.trim()) return;
+      const k = e.trim();
+      at.set(k, [...(at.get(k) ?? []), { doc, j }]);
+    });
+  });
+  const memo = new Map<string, LeaveOut[]>();
+  return (query) => {
+    const k = query.trim();
+    let out = memo.get(k);
+    if (!out) {
+      out = (at.get(k) ?? []).map(({ doc, j }) => {
+        const c = contracts[doc]!;
+        return { doc, stats: docStats({ ...c, examples: c.examples!.filter((_, i) => i !== j) }) };
+      });
+      memo.set(k, out);
+    }
+    return out;
+  };
 }
 
 export const RANKERS = ['toolbox', 'bm25-baseline'] as const;
@@ -156,15 +188,17 @@ export async function evaluate(
     const sel = await openSelector(project);
     ids = new Set(sel.index.tools.map((t) => t.id));
     contracts = sel.index.tools.map((_, i) => sel.index.contract(i));
+    const leaveOut = leaveOutExamples(contracts);
     // Pinned tools (select.always) are offered, not ranked: they are not part of what is measured.
     rank = async (q) => {
-      const ranked = (await sel.rank(q, { top, env: opts.env, caller: opts.caller })).results.filter(
-        (r) => r.reason !== 'pinned',
-      );
+      const ranked = (
+        await sel.rank(q, { top, env: opts.env, caller: opts.caller, leaveOut: leaveOut(q) })
+      ).results.filter((r) => r.reason !== 'pinned');
       if (opts.explain) last = ranked.map((r, i) => ({ id: r.id, rank: i + 1, score: r.score, why: r.why }));
       return ranked.map((r) => r.id);
     };
-    if (opts.explain) explainTools = (q, wanted) => sel.explain(q, wanted, { caller: opts.caller });
+    if (opts.explain)
+      explainTools = (q, wanted) => sel.explain(q, wanted, { caller: opts.caller, leaveOut: leaveOut(q) });
   }
   if (opts.examples) cases = [...cases, ...exampleCases(contracts)];
   const results: EvalQuery[] = [];

@@ -9,8 +9,8 @@ import { canUse, type Caller } from '../policy/permissions.js';
 import { contextQuery, isFollowUp } from './context.js';
 import { denseScores, rerank, type EmbeddingsConfig } from './dense.js';
 import type { Field } from './fields.js';
-import { explain, RANK, topK, type RankParams } from './model.js';
-import { scoreAll } from './query.js';
+import { explain, explainDoc, RANK, topK, type DocStats, type RankParams } from './model.js';
+import { scoreAll, scoreDocCover, type Query } from './query.js';
 import { CUTOFF, cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
 import { contentWeight } from './tokenize.js';
 import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
@@ -63,7 +63,18 @@ export interface Selection {
   history?: string[];
 }
 
+/**
+ * A tool scored as if part of its contract were not in the index (`eval` grades a routing example with
+ * that example left out of its own tool): tool number `doc`, described by `stats`.
+ */
+export interface LeaveOut {
+  doc: number;
+  stats: DocStats;
+}
+
 export interface RankOptions extends CutOptions {
+  /** Tools to score from these statistics instead of their postings (see LeaveOut). */
+  leaveOut?: readonly LeaveOut[];
   /** At most how many ranked tools (default: config `select.top`, else 5); pinned tools come on top of these. */
   top?: number;
   /** Ranking constants (default RANK; the bench sweeps them). The index must be built with the same. */
@@ -150,6 +161,7 @@ export class Selector {
     const ctx = contextQuery(query, opts.session, (opts.params ?? RANK).derived);
     const cover = new Float64Array(this.index.tools.length);
     const lexical = scoreAll(this.index.lex, ctx.query, opts.params ?? RANK, cover);
+    this.leaveOut(lexical, cover, ctx.query, opts);
     if (ctx.prior.size) {
       this.index.tools.forEach((t, i) => {
         const p = ctx.prior.get(t.id);
@@ -175,7 +187,7 @@ export class Selector {
     const results: SelectedTool[] = order.slice(0, top).map((doc) => ({
       id: this.index.tools[doc]!.id,
       score: final[doc]!,
-      why: explain(this.index.lex, doc, ctx.query).map((w) => {
+      why: this.why(doc, ctx.query, opts).map((w) => {
         const via = ctx.query.source.get(w.term);
         return { ...w, ...(ctx.fromSession.has(w.term) ? { session: true } : {}), ...(via ? { via } : {}) };
       }),
@@ -185,6 +197,21 @@ export class Selector {
       ...(doc === exact ? { reason: 'exact' as const } : {}),
     }));
     return { results: this.pinned(results, allow, warnings), warnings, history: ctx.history };
+  }
+
+  /** Score the tools of `opts.leaveOut` from their given statistics instead of their postings. */
+  private leaveOut(scores: Float64Array, cover: Float64Array | undefined, q: Query, opts: RankOptions): void {
+    for (const l of opts.leaveOut ?? []) {
+      const r = scoreDocCover(this.index.lex, l.stats, q, opts.params ?? RANK);
+      scores[l.doc] = r.score;
+      if (cover) cover[l.doc] = r.cover;
+    }
+  }
+
+  /** Which query terms matched which fields of tool `doc` (of its given statistics when it is left out). */
+  private why(doc: number, q: Query, opts: RankOptions) {
+    const left = opts.leaveOut?.find((l) => l.doc === doc);
+    return left ? explainDoc(this.index.lex, left.stats, q, opts.params ?? RANK) : explain(this.index.lex, doc, q);
   }
 
   /** `results` and then the pinned tools (config `select.always`) not among them. */
@@ -215,10 +242,15 @@ export class Selector {
    * a tool the caller may use), the score and why. What `eval --report` shows for the tools a
    * missed query wanted. Unknown ids are left out.
    */
-  explain(query: string, ids: readonly string[], opts: { caller?: Caller; params?: RankParams } = {}): ToolWhy[] {
+  explain(
+    query: string,
+    ids: readonly string[],
+    opts: { caller?: Caller; params?: RankParams; leaveOut?: readonly LeaveOut[] } = {},
+  ): ToolWhy[] {
     const params = opts.params ?? RANK;
     const q = contextQuery(query, undefined, params.derived).query;
     const scores = scoreAll(this.index.lex, q, params);
+    this.leaveOut(scores, undefined, q, opts);
     const allow = this.allowed(opts.caller);
     const out: ToolWhy[] = [];
     for (const id of ids) {
@@ -231,7 +263,7 @@ export class Selector {
         for (let i = 0; i < scores.length; i++)
           if ((scores[i]! > s || (scores[i] === s && i < doc)) && (!allow || allow(i))) rank++;
       }
-      const why = explain(this.index.lex, doc, q).map((w) => {
+      const why = this.why(doc, q, opts).map((w) => {
         const via = q.source.get(w.term);
         return via ? { ...w, via } : w;
       });

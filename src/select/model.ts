@@ -169,6 +169,31 @@ export function explain(
   return out.sort((a, b) => b.score - a.score);
 }
 
+/** explain for a tool described by `d` instead of its postings (a tool scored with scoreDoc). */
+export function explainDoc(
+  ix: LexicalIndex,
+  d: DocStats,
+  q: ReadonlyMap<string, number>,
+  p: RankParams = RANK,
+): { term: string; fields: Field[]; score: number }[] {
+  const fp = fieldParams(p);
+  const out: { term: string; fields: Field[]; score: number }[] = [];
+  for (const [t, w] of q) {
+    const { tf, mask } = pseudoTf(d, t, ix.avg, fp);
+    if (!(tf > 0)) continue;
+    const e = idfOf(ix, t);
+    out.push({
+      term: t,
+      fields: FIELDS.filter((_, f) => mask & (1 << f)),
+      score: w * e * Math.fround(saturate(tf, p.k1)),
+    });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** A term's idf in the index; a term no indexed tool has counts as found in one. */
+const idfOf = (ix: LexicalIndex, t: string) => ix.terms.get(t)?.idf ?? idf(ix.n, 1);
+
 /** Indices of the `k` best scores > 0, best first; ties keep registry order. */
 export function topK(scores: Float64Array, k: number, allow?: (doc: number) => boolean): number[] {
   const cand: number[] = [];

@@ -111,6 +111,16 @@ export function scoreAll(
 
 /** Score of one tool described by `d` (not necessarily indexed), against the index's collection statistics. */
 export function scoreDoc(ix: LexicalIndex, d: DocStats, q: Query, p: RankParams = RANK): number {
+  return scoreDocCover(ix, d, q, p).score;
+}
+
+/** scoreDoc, with the query's own weight the tool matched (what scoreAll's `cover` holds). */
+export function scoreDocCover(
+  ix: LexicalIndex,
+  d: DocStats,
+  q: Query,
+  p: RankParams = RANK,
+): { score: number; cover: number } {
   let s = 0;
   let cover = 0;
   let total = 0;
@@ -128,6 +138,6 @@ export function scoreDoc(ix: LexicalIndex, d: DocStats, q: Query, p: RankParams 
     if (hit) cover += g.weight;
   }
   for (const t of q.context) part(t);
-  if (cover === 0) return 0;
-  return p.coord ? s * Math.min(1, cover / total) ** p.coord : s;
+  if (cover === 0) return { score: 0, cover: 0 };
+  return { score: p.coord ? s * Math.min(1, cover / total) ** p.coord : s, cover };
 }

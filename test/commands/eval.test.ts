@@ -3,6 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../helpers.js';
+import { resolveProject } from '../../src/config.js';
+import { evaluate, leaveOutExamples } from '../../src/select/evaluate.js';
+import { openSelector, type Selector } from '../../src/select/index.js';
+
+const contractsOf = (sel: Selector) => sel.index.tools.map((_, i) => sel.index.contract(i));
 import { fixtureProject } from '../select/fixture.js';
 import { tmpdir } from 'node:os';
 
@@ -91,6 +96,38 @@ describe('toolbox eval as a gate', () => {
     expect(r.json.queries).toBe(4); // two examples each in query_weather and send_email
     expect(r.json.results.every((q: { source: string }) => q.source === 'example')).toBe(true);
     expect((await cli(['eval', '--no-examples'], { cwd: fx.dir })).code).toBe(2);
+  });
+
+  it('grades an example with its own text left out of its tool: an unrelated example is a miss', async () => {
+    fx = fixtureProject();
+    const f = join(fx.dir, 'tool_registry', 'stock_price.yaml');
+    writeFileSync(
+      f,
+      readFileSync(f, 'utf8') + 'examples: ["order a large pizza with extra cheese", "AAPL share price"]\n',
+    );
+    const r = await cli(['eval', '--json'], { cwd: fx.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const pizza = r.json.results.find((q: { query: string }) => q.query.includes('pizza'));
+    expect(pizza.ranked).not.toContain('stock_price'); // nothing else of the contract speaks of pizza
+    const price = r.json.results.find((q: { query: string }) => q.query === 'AAPL share price');
+    expect(price.ranked[0]).toBe('stock_price'); // the rest of the contract routes it
+    expect(r.json.metrics['p@1']).toBeLessThan(1);
+    // The why of a graded example never shows the example matching itself (what eval --report shows).
+    const report = await evaluate(resolveProject({ cwd: fx.dir }), [], { examples: true, explain: true });
+    const miss = report.misses.find((m) => m.query.includes('pizza'))!;
+    expect(miss.detail!.wanted.flatMap((w) => w.why)).toEqual([]);
+    const hit = await openSelector(resolveProject({ cwd: fx.dir }));
+    const own = hit.explain('AAPL share price', ['stock_price'], {
+      leaveOut: leaveOutExamples(contractsOf(hit))('AAPL share price'),
+    })[0]!;
+    expect(own.why.flatMap((w) => w.fields)).not.toContain('examples');
+    // The same query in a cases file is graded the same way: it is word for word the example.
+    fx.write(
+      'cases.jsonl',
+      JSON.stringify({ query: 'order a large pizza with extra cheese', relevant: ['stock_price'] }),
+    );
+    const c = await cli(['eval', 'cases.jsonl', '--json', '--no-examples'], { cwd: fx.dir });
+    expect(c.json.results[0].ranked).not.toContain('stock_price');
   });
 
   it('lists the queries an edit changed, with the contract change, against a saved result', async () => {

@@ -46,7 +46,10 @@ describe('evaluateAgainst', () => {
     fx.write(
       'tool_registry/stock_price.yaml',
       withExample()
-        .replace('Look up the latest share price of a listed company', 'Look up a ticker')
+        .replace(
+          'Look up the latest share price of a listed company',
+          'Look up the share price or a quote of a company',
+        )
         .replace('  - share price of AAPL', '  - share price of AAPL\n  - quote for MSFT'),
     );
     const p = fx.project();
@@ -57,7 +60,7 @@ describe('evaluateAgainst', () => {
     expect(new Set(queries).size).toBe(queries.length);
     expect(queries).toContain('quote for MSFT');
     expect(r.base.label).toBe('HEAD');
-    // the new example: found now (its own words are in the registry it is asked of), not at HEAD
+    // the new example: found now through the new description (graded with itself left out), not at HEAD
     expect(r.changes.map((c) => [c.query, c.verdict, c.before.top1, c.causes])).toEqual([
       ['quote for MSFT', 'better', null, ['stock_price: description, examples changed']],
     ]);
