@@ -2,6 +2,8 @@ import { writeSync } from 'node:fs';
 import { ExitCode, ExitError, InternalError, ToolboxError } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { fastCommand } from './fast-path.js';
+import { colourPolicy } from './output/context.js';
+import { inertSink, jsonText } from './output/inert.js';
 import { shutdownTelemetry, takeTelemetryWarning } from './telemetry/state.js';
 import { takeStateWarnings } from './util/state.js';
 
@@ -16,7 +18,7 @@ export function reportError(io: Pick<IO, 'stderr'>, e: ToolboxError, opts: { jso
     if (e.hint) error.hint = e.hint;
     if (e.location) error.location = e.location;
     if (e.details) Object.assign(error, { details: e.details });
-    io.stderr.write(JSON.stringify({ error }) + '\n');
+    io.stderr.write(jsonText({ error }) + '\n');
   } else {
     io.stderr.write(`error: ${e.message}\n`);
     if (e.hint) io.stderr.write(`hint: ${e.hint}\n`);
@@ -39,8 +41,12 @@ function outputFlags(argv: string[]): { own: string[]; flags: { json: boolean; v
  * Run the CLI with `argv` (without node and script) against `io`; resolves to the exit code.
  * This is the only catch-all: every error becomes a message and a documented exit code.
  */
-export async function run(argv: string[], io: IO): Promise<number> {
+export async function run(argv: string[], given: IO): Promise<number> {
   const { own, flags } = outputFlags(argv);
+  // Everything any command prints passes through here: made inert (no terminal control sequences
+  // from contracts, tools or servers), toolbox's own colours kept when colour is on.
+  const { colour } = colourPolicy(given, { color: !own.includes('--no-color'), json: flags.json });
+  const io: IO = { ...given, stdout: inertSink(given.stdout, colour), stderr: inertSink(given.stderr, colour) };
   // `toolbox --version --json`: commander's version flag prints plain text.
   if (flags.json && own.some((a) => a === '--version' || a === '-V') && own.every((a) => VERSION_FLAGS.has(a))) {
     const { packageName, packageVersion } = await import('./util/version.js');

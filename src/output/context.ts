@@ -1,4 +1,5 @@
 import type { IO } from '../io.js';
+import { inert, jsonText, rawSink } from './inert.js';
 import { makeStyle, type Style } from './style.js';
 
 /** Options every command accepts. */
@@ -26,19 +27,24 @@ export interface CommandContext {
  * Colour and spinners only for a human at a terminal: never when stdout is not a TTY, under
  * NO_COLOR, CI, TERM=dumb, --no-color or --json. FORCE_COLOR forces colour (not spinners).
  */
-export function makeContext(io: IO, opts: GlobalOptions): CommandContext {
+export function colourPolicy(io: IO, opts: { color: boolean; json: boolean }): { fancy: boolean; colour: boolean } {
   const env = io.env;
   const noColor = 'NO_COLOR' in env && env.NO_COLOR !== '';
   const ci = Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
   const fancy = Boolean(io.stdout.isTTY) && !noColor && !ci && opts.color && !opts.json && env.TERM !== 'dumb';
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && !noColor && opts.color && !opts.json;
-  const style = makeStyle(fancy || forced);
-  return { io, opts, style, fancy, colour: fancy || forced };
+  return { fancy, colour: fancy || forced };
 }
 
-/** Print one JSON document on stdout. */
+/** The context of one command: its IO, its options and the colour policy above. */
+export function makeContext(io: IO, opts: GlobalOptions): CommandContext {
+  const { fancy, colour } = colourPolicy(io, opts);
+  return { io, opts, style: makeStyle(colour), fancy, colour };
+}
+
+/** Print one JSON document on stdout (exact: see jsonText). */
 export function printJson(ctx: CommandContext, value: unknown): void {
-  ctx.io.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  ctx.io.stdout.write(jsonText(value, 2) + '\n');
 }
 
 /** A spinner on stderr for humans; a no-op otherwise. ora is imported only when one is shown. */
@@ -56,13 +62,16 @@ export async function spinner(
   const { default: ora } = await import('ora');
   // discardStdin: false. ora's default puts stdin in raw mode to swallow keystrokes, and in raw mode
   // the terminal no longer turns Ctrl+C into SIGINT: the command would run on to the end.
-  const s = ora({ text, stream: ctx.io.stderr as NodeJS.WritableStream, discardStdin: false }).start();
+  // ora draws with cursor controls, so it writes to the stream itself; its text is made inert here.
+  const clean = (t: string | undefined) => (t === undefined ? undefined : inert(t));
+  const s = ora({ text: inert(text), stream: rawSink(ctx.io.stderr) as NodeJS.WritableStream, discardStdin: false });
+  s.start();
   return {
     update: (t) => {
-      s.text = t;
+      s.text = inert(t);
     },
-    succeed: (t) => s.succeed(t),
-    fail: (t) => s.fail(t),
+    succeed: (t) => s.succeed(clean(t)),
+    fail: (t) => s.fail(clean(t)),
     stop: () => s.stop(),
   };
 }

@@ -1,5 +1,6 @@
 import type { LogLevel, ToolClient } from '../loaders/types.js';
 import type { IO } from '../io.js';
+import { inert, rawSink } from './inert.js';
 
 type Prop = {
   type?: string;
@@ -48,21 +49,23 @@ async function ask(
   params: { message?: string; requestedSchema?: { properties?: Record<string, Prop>; required?: string[] } },
 ): Promise<{ action: 'accept'; content: Record<string, unknown> }> {
   const { input, number, confirm, select, checkbox } = await import('@inquirer/prompts');
-  const context = { output: io.stderr as NodeJS.WritableStream, ...(io.signal ? { signal: io.signal } : {}) };
+  // The prompts draw with cursor controls on the stream itself: every text of the question is made inert first.
+  const context = { output: rawSink(io.stderr) as NodeJS.WritableStream, ...(io.signal ? { signal: io.signal } : {}) };
   if (params.message) io.stderr.write(`${params.message}\n`);
   const required = new Set(params.requestedSchema?.required ?? []);
   const content: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(params.requestedSchema?.properties ?? {})) {
-    const message = p.title ?? p.description ?? name;
+    const message = inert(p.title ?? p.description ?? name);
     const choicesOf = (values: unknown[], names?: string[]) =>
-      values.map((v, i) => ({ value: String(v), name: names?.[i] ?? String(v) }));
+      values.map((v, i) => ({ value: String(v), name: inert(names?.[i] ?? String(v)) }));
     if (p.type === 'array') {
       const opts =
-        p.items?.anyOf?.map((o) => ({ value: o.const, name: o.title ?? o.const })) ?? choicesOf(p.items?.enum ?? []);
+        p.items?.anyOf?.map((o) => ({ value: o.const, name: inert(o.title ?? o.const) })) ??
+        choicesOf(p.items?.enum ?? []);
       content[name] = await checkbox({ message, choices: opts }, context);
     } else if (p.oneOf || p.enum) {
       const opts =
-        p.oneOf?.map((o) => ({ value: o.const, name: o.title ?? o.const })) ?? choicesOf(p.enum!, p.enumNames);
+        p.oneOf?.map((o) => ({ value: o.const, name: inert(o.title ?? o.const) })) ?? choicesOf(p.enum!, p.enumNames);
       content[name] = await select({ message, choices: opts, default: p.default as string | undefined }, context);
     } else if (p.type === 'boolean') {
       content[name] = await confirm({ message, default: p.default as boolean | undefined }, context);
@@ -79,7 +82,12 @@ async function ask(
       if (v !== undefined) content[name] = v;
     } else {
       const v = await input(
-        { message, default: p.default as string | undefined, required: required.has(name) },
+        // What the user sees is what they accept: a default with control sequences is shown, and kept, inert.
+        {
+          message,
+          default: typeof p.default === 'string' ? inert(p.default) : undefined,
+          required: required.has(name),
+        },
         context,
       );
       if (v !== '' || required.has(name)) content[name] = v;

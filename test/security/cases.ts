@@ -183,6 +183,22 @@ export const CASES = {
     outcome: 'blocked',
   },
   'state-foreign-owner': { item: '23.6', attack: '`.toolbox/` belongs to another user', outcome: 'refused' },
+  'terminal-contract-text': {
+    item: '23.11',
+    attack:
+      "a contract's name, description or parameter text writes the clipboard (OSC 52), hides a link (OSC 8), sets the title, clears the screen or reverses text, through `show`, `list`, `select`, `validate`",
+    outcome: 'blocked',
+  },
+  'terminal-tool-output': {
+    item: '23.11',
+    attack: "a tool's result or error message carries the same sequences to `run`'s terminal",
+    outcome: 'blocked',
+  },
+  'terminal-state-files': {
+    item: '23.11',
+    attack: 'a planted `.toolbox/calls.jsonl` carries them to `stats`',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

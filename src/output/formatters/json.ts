@@ -1,8 +1,9 @@
+import { jsonText } from '../inert.js';
 import type { Formatter } from './types.js';
 
 /** `{ diagnostics: [{ file, line, column, severity, rule, message, hint? }], summary }`; files absolute. */
 export const json: Formatter = ({ diagnostics, summary }) =>
-  JSON.stringify(
+  jsonText(
     {
       diagnostics: diagnostics.map((d) => ({
         file: d.file,
@@ -16,6 +17,5 @@ export const json: Formatter = ({ diagnostics, summary }) =>
       })),
       summary,
     },
-    null,
     2,
   ) + '\n';

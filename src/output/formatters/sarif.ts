@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Formatter } from './types.js';
+import { jsonText } from '../inert.js';
 import { displayPath } from '../../util/paths.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
@@ -48,5 +49,5 @@ export const sarif: Formatter = ({ diagnostics, rules, cwd, version }) => {
       },
     ],
   };
-  return JSON.stringify(doc, null, 2) + '\n';
+  return jsonText(doc, 2) + '\n';
 };
