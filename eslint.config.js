@@ -2,7 +2,6 @@
 // Every rule turned off or down below says why.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX } from 'eslint-plugin-import-x';
 
 // Starting a process outside the sandbox happens in one module, src/util/host-process.ts, which starts only
 // trusted system programs (docs/sandbox.md, "The host side"). Every way of reaching node:child_process or execa
@@ -55,7 +54,6 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { 'import-x': importX },
     rules: {
       // Promises that nobody awaits lose errors in a CLI that spawns children and writes state files.
       '@typescript-eslint/no-floating-promises': 'error',
@@ -68,8 +66,6 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
-      // The folder graph has no cycles (STYLE.md: each folder imports only from folders below it): keep it so.
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // Prettier wraps code at 120 but leaves comments and literals alone: hold comments to the same width.
       'max-len': [
         'error',

@@ -1,8 +1,12 @@
-// Proves the lint gate can fail: a floating promise, a misused promise, a use of Node's internal bindings and
-// every way of reaching node:child_process outside src/util/host-process.ts, planted in a temporary src/ file, must
-// be reported. Run by `npm run lint`, so a config change that silently drops the type-aware rules fails CI.
+// Proves the lint gate can fail, so that a config change cannot silently drop a check. Run by `npm run lint`.
+// 1. ESLint: a floating promise, a misused promise, a use of Node's internal bindings and every way of reaching
+//    node:child_process outside src/util/host-process.ts, planted in a temporary src/ file, must be reported.
+// 2. The import graph (scripts/import-graph.mjs): a circle (through a type-only and a lazy import), an upward
+//    import, an import between peers, a folder on no floor and an import of a missing file, planted in memory
+//    beside the real src/, must each be reported, and nothing else.
 import { rmSync, writeFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
+import { checkGraph, readTree } from './import-graph.mjs';
 
 const code = `import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -44,6 +48,36 @@ if (missing.length) {
   );
   process.exit(1);
 }
+
+const planted = [
+  ['util/__selftest_a.ts', "import type { B } from './__selftest_b.js';\nexport type A = B;\n"],
+  ['util/__selftest_b.ts', "export type B = 1;\nexport const load = () => import('./__selftest_a.js');\n"],
+  ['util/__selftest_up.ts', "export { runCommand } from '../commands/run.js';\n"],
+  ['sandbox/__selftest_peer.ts', "import { loadRegistry } from '../registry/registry.js';\nexport { loadRegistry };\n"],
+  ['attic/__selftest.ts', 'export const x = 1;\n'],
+  ['util/__selftest_missing.ts', "export * from './__selftest_nowhere.js';\n"],
+];
+const tree = readTree('src');
+const clean = checkGraph(tree);
+const problems = checkGraph(new Map([...tree, ...planted]));
+const wanted = [
+  /^import circle: src\/util\/__selftest_[ab]\.ts → src\/util\/__selftest_[ab]\.ts → /,
+  /^src\/util\/__selftest_up\.ts:1: util \(floor 0\) imports commands \(floor \d+\) upward/,
+  /^src\/sandbox\/__selftest_peer\.ts:1: sandbox imports its peer registry/,
+  /^src\/attic\/__selftest\.ts: room 'attic' is on no floor/,
+  /^src\/util\/__selftest_missing\.ts:1: imports \.\/__selftest_nowhere\.js, which is not in src\//,
+];
+const unmatched = wanted.filter((re) => !problems.some((p) => re.test(p)));
+const extra = problems.filter((p) => !wanted.some((re) => re.test(p)) && !clean.includes(p));
+if (unmatched.length || extra.length || problems.length !== clean.length + wanted.length) {
+  process.stderr.write(
+    `lint self-test: the import graph check missed ${unmatched.map(String).join(', ') || 'nothing'}; ` +
+      `reported ${problems.length - clean.length} planted problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}\n`,
+  );
+  process.exit(1);
+}
 process.stdout.write(
-  `lint self-test: a planted floating promise, misused promise, process.binding and 4 child_process imports were reported\n`,
+  'lint self-test: a planted floating promise, misused promise, process.binding and 4 child_process imports, and an ' +
+    'import circle (through a type-only and a lazy import), an upward import, a peer import, a folder on no floor and ' +
+    'a missing import were reported\n',
 );

@@ -4,8 +4,6 @@ import { exitCodeTable } from './errors.js';
 import { dispatch } from './dispatch.js';
 import { packageVersion } from './util/version.js';
 
-export type { CommandFn } from './dispatch.js';
-
 const FORMATS_VALIDATE = ['human', 'json', 'github', 'sarif'];
 
 /**

@@ -7,7 +7,6 @@ import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import type { ToolboxConfig } from './config.js';
 import { writeFileAtomic } from './util/fs.js';
 import { userCacheDir } from './util/user-dirs.js';
 import { packageVersion } from './util/version.js';
@@ -16,11 +15,11 @@ const FORMAT = 1;
 /** Entries kept (one per config file used); the least recently written go first. */
 const MAX_ENTRIES = 64;
 
-interface Entry {
+interface Entry<T> {
   file: string;
   code: string;
   text: string;
-  config: ToolboxConfig;
+  config: T;
 }
 
 /** This toolbox and this module's file (src/, dist/ or the bundle): rebuilt code is other code. */
@@ -52,7 +51,7 @@ function prune(dir: string): void {
  * The validated config for exactly this text of `file`, if it was validated before, and `store`
  * to remember a config just validated.
  */
-export function cachedConfig(file: string, text: string): { config?: ToolboxConfig; store(c: ToolboxConfig): void } {
+export function cachedConfig<T>(file: string, text: string): { config?: T; store(c: T): void } {
   const base = userCacheDir();
   if (!base) return { store() {} };
   const dir = join(base, 'config');
@@ -60,9 +59,9 @@ export function cachedConfig(file: string, text: string): { config?: ToolboxConf
   // One entry per config file and code: the daemon (dist/) and the CLI (the bundle) alternating on one
   // project must not keep replacing each other's entry (each miss loads yaml again).
   const path = join(dir, `${fnv(`${file}\0${code}`)}.json`);
-  let config: ToolboxConfig | undefined;
+  let config: T | undefined;
   try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<Entry>;
+    const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<Entry<T>>;
     if (v.file === file && v.code === code && v.text === text && v.config && typeof v.config === 'object')
       config = v.config;
   } catch {
@@ -74,7 +73,7 @@ export function cachedConfig(file: string, text: string): { config?: ToolboxConf
       try {
         // Only what JSON keeps exactly (YAML's .inf, for one, would come back as null).
         if (!isDeepStrictEqual(JSON.parse(JSON.stringify(c)), c)) return;
-        writeFileAtomic(path, JSON.stringify({ file, code, text, config: c } satisfies Entry), 0o600);
+        writeFileAtomic(path, JSON.stringify({ file, code, text, config: c } satisfies Entry<T>), 0o600);
         prune(dir);
       } catch {
         /* a cache only */

@@ -109,7 +109,7 @@ export function loadConfig(file: string): ToolboxConfig {
       exitCode: ExitCode.registry,
     });
   }
-  const cache = cachedConfig(file, text);
+  const cache = cachedConfig<ToolboxConfig>(file, text);
   if (cache.config) return cache.config;
   const src = parseYamlSource(text);
   const first = src.errors[0];

@@ -1,19 +1,6 @@
 import { InternalError } from './errors.js';
+import type { CommandFn, CommandInfo } from './commands/types.js';
 import type { IO } from './io.js';
-import type { CommandContext } from './output/context.js';
-
-/** What a command module's entry point may ask of commander's Command object. */
-export interface CommandInfo {
-  getOptionValueSource(key: string): string | undefined;
-}
-
-/** The signature every command module's entry point has. Returns the exit code. */
-export type CommandFn = (
-  ctx: CommandContext,
-  args: unknown[],
-  opts: Record<string, unknown>,
-  cmd: CommandInfo,
-) => Promise<number>;
 
 /**
  * Import `commands/<file>.js` and run its `fn` with a context built from the global options in

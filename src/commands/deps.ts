@@ -47,7 +47,7 @@ export async function depsCommand(
     printJson(ctx, { tools: results.map(({ cached: _c, ...t }) => t), ...(installs ? { install: installs } : {}) });
     return code;
   }
-  const { renderToolDeps } = await import('../deps/format.js');
+  const { renderToolDeps } = await import('../output/deps.js');
   for (const t of results) io.stdout.write(renderToolDeps(t, style, io.stdout.columns));
   if (entries.length === 0) io.stderr.write('no tools in the registry\n');
   else

@@ -14,7 +14,7 @@ const LABELS: Record<string, string> = {
 /** `toolbox doctor`: runtimes, sandbox, registry health, dependencies, state; each problem with its fix. */
 export async function doctorCommand(ctx: CommandContext): Promise<number> {
   const { io, style: s } = ctx;
-  const { runDoctor } = await import('../deps/doctor.js');
+  const { runDoctor } = await import('../doctor/index.js');
   const spin = await spinner(ctx, 'checking this machine and registry');
   const r = await runDoctor({ cwd: io.cwd, registry: ctx.opts.registry, config: ctx.opts.config }, io.env);
   spin.stop();

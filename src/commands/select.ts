@@ -1,4 +1,4 @@
-import type { CommandInfo } from '../dispatch.js';
+import type { CommandInfo } from './types.js';
 import { resolveProject } from '../config.js';
 import { usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { IO } from '../io.js';
 import type { ReaperState } from '../sandbox/reaper.js';
-import { Limiter } from '../serve/limiter.js';
+import { Limiter } from '../runtime/limiter.js';
 import { Keep } from './keep.js';
 import { commitsUpFront, PROTO, type DaemonPaths } from './paths.js';
 import { checkRequest, type CallRequest } from './request.js';

@@ -3,7 +3,7 @@ import type { ToolEntry } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { checkDeps } from './check.js';
 import { declaresNothing } from './collect.js';
-import { depsHint, depsMessage } from './format.js';
+import { depsHint, depsMessage } from './message.js';
 import { isProblem } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ToolContract } from '../contract/types.js';
-import { displayWidth } from '../output/table.js';
+import { displayWidth } from '../util/width.js';
 import { validatorFor } from './validate.js';
 import { fastValidate } from './fast-validate.js';
 import { pointerToPath } from '../contract/ajv.js';

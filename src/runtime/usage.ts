@@ -1,5 +1,5 @@
 import type { JsonSchema, ToolEntry } from '../contract/types.js';
-import { displayWidth } from '../output/table.js';
+import { displayWidth } from '../util/width.js';
 import { choicesOf, deref, propertiesOf, requiredOf, typesOf } from './schema-walk.js';
 
 /** One parameter of a tool as `run --help` lists it. */

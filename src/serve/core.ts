@@ -8,7 +8,7 @@ import { closeAllSessions } from '../mcp/pool.js';
 import { mcpOutputSchema } from '../contract/mcp-tool.js';
 import type { ToolClient } from '../loaders/types.js';
 import { removeSession } from '../policy/session.js';
-import { Limiter } from './limiter.js';
+import { Limiter } from '../runtime/limiter.js';
 import { ensureTelemetry } from '../telemetry/state.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';

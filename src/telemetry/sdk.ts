@@ -8,7 +8,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { packageVersion } from '../util/version.js';
-import type { TelemetryHandle } from './state.js';
+import type { TelemetryHandle } from './types.js';
 
 // An unreachable collector must not hold a CLI command: exports give up after this long.
 const EXPORT_TIMEOUT_MS = 2000;

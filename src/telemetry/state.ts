@@ -1,13 +1,6 @@
-// The telemetry switch, with no imports: the CLI's exit path and the runtime's hot path consult it
-// without loading anything. The OpenTelemetry SDK is loaded (by ./sdk.ts) only when asked for.
-
-/** What is running once telemetry has started. */
-export interface TelemetryHandle {
-  /** Record arguments and results on spans (opt-in). */
-  captureContent: boolean;
-  /** Export what is buffered and stop (a short-lived CLI must call this before it exits). */
-  shutdown(): Promise<void>;
-}
+// The telemetry switch, with no imports but a type: the CLI's exit path and the runtime's hot path
+// consult it without loading anything. The OpenTelemetry SDK is loaded (by ./sdk.ts) only when asked for.
+import type { TelemetryHandle } from './types.js';
 
 let started: Promise<TelemetryHandle | undefined> | undefined;
 let handle: TelemetryHandle | undefined;

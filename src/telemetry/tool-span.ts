@@ -1,7 +1,7 @@
 // One span per tool call (OpenTelemetry GenAI semantic conventions, execute_tool) and the
 // gen_ai.execute_tool.duration histogram. Imported only once telemetry is running.
 import { SpanKind, SpanStatusCode, metrics, trace, type Attributes } from '@opentelemetry/api';
-import type { TelemetryHandle } from './state.js';
+import type { TelemetryHandle } from './types.js';
 
 const tracer = () => trace.getTracer('toolbox');
 let histogram: ReturnType<ReturnType<typeof metrics.getMeter>['createHistogram']> | undefined;

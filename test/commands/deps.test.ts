@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertDeps } from '../../src/deps/assert.js';
 import { checkDeps } from '../../src/deps/check.js';
-import { depsMessage } from '../../src/deps/format.js';
+import { depsMessage } from '../../src/deps/message.js';
 import { ToolboxError } from '../../src/errors.js';
 import { cli, tempProject } from '../helpers.js';
 import { baseEnv, contract, fakeNodePackage, projectAt, PY_LOADER } from '../deps/fixtures.js';

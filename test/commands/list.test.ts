@@ -59,7 +59,7 @@ describe('toolbox list', () => {
     expect(lines[0]).toMatch(/^ID\s+LOADER\s+TAGS\s+TOKENS\s+DESCRIPTION$/);
     expect(lines[1]).toMatch(/^convert_currency\s+python_function\s+finance\s+\d+\s+Convert an/);
     expect(lines[1]).toMatch(/…$/);
-    const { displayWidth } = await import('../../src/output/table.js');
+    const { displayWidth } = await import('../../src/util/width.js');
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(70);
   });
 });

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { resolveProject, type Project, type ProjectOptions } from '../config.js';
 import { ToolboxError } from '../errors.js';
 import type { SandboxInfo } from '../sandbox/types.js';
-import { checkDeps } from './check.js';
-import { depsMessage } from './format.js';
-import { runChecker } from './python.js';
-import { which } from './util.js';
+import { checkDeps } from '../deps/check.js';
+import { depsMessage } from '../deps/message.js';
+import { runChecker } from '../deps/python.js';
+import { which } from '../deps/util.js';
 
 /** One thing that is wrong (error: doctor exits 1) or weaker than it could be (warning), with its fix. */
 export interface DoctorProblem {
