@@ -14,7 +14,8 @@ import ts from 'typescript';
 
 /** Lowest first. A new folder under src/ must be placed here (the check says so). */
 export const FLOORS = [
-  ['errors', 'io', 'util'], // what everything uses: error codes, the IO seam, small helpers
+  ['errors', 'io'], // error and exit codes; the IO seam every command gets
+  ['util'], // small helpers, host-process.ts among them (the one module that starts host programs)
   ['contract', 'telemetry'], // the contract format; the tracing switch
   ['config'], // the project and its toolbox.config.yaml
   ['registry', 'sandbox', 'policy'], // contracts found and indexed; isolation; permissions and sessions
