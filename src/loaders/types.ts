@@ -19,8 +19,25 @@ export interface ToolClient {
   // or log message after the result (when it would already have dropped the request's handlers).
   progress?(p: { progress: number; total?: number; message?: string }): void | Promise<unknown>;
   log?(m: { level: LogLevel; data: unknown; logger?: string }): void | Promise<unknown>;
-  /** `elicitation/create` or `sampling/createMessage`: resolves with the client's result. */
-  request?(method: 'elicitation/create' | 'sampling/createMessage', params: Record<string, unknown>): Promise<unknown>;
+  /** One question: resolves with the client's result (a caller that only implements this gets batches one by one). */
+  request?(method: InputMethod, params: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Questions asked together, answered together (results in the same order). A question's `key`
+   * names it (the tool's choice, else one the caller assigns); a 2026-07-28 client answers by key,
+   * so keys must be stable when a call is run again.
+   */
+  ask?(questions: Question[]): Promise<unknown[]>;
+}
+
+/** What a tool can ask its caller: MCP's server-to-client requests. */
+export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+export const INPUT_METHODS: readonly InputMethod[] = ['elicitation/create', 'sampling/createMessage', 'roots/list'];
+
+/** One question of a running tool for its caller. */
+export interface Question {
+  method: InputMethod;
+  params: Record<string, unknown>;
+  key?: string;
 }
 
 /** What a loader gets when it loads a tool (once per tool per process; cached by the runtime). */

@@ -29,6 +29,8 @@ export function terminalClient(io: IO, beforeOutput: () => void = () => undefine
     progress: (p) =>
       line(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''} ${p.message ?? ''}`.trimEnd()),
     request: async (method, params) => {
+      if (method === 'roots/list')
+        throw new Error('`toolbox run` has no roots to offer: pass paths as arguments instead.');
       if (method === 'sampling/createMessage') {
         throw new Error(
           '`toolbox run` cannot answer sampling/createMessage: there is no LLM on this side. ' +

@@ -7,7 +7,7 @@
 // once, {"ready": true} is sent, then each {"id", "args"} line gets one reply line. Reply lines start
 // with \x1e so that anything else reaching fd 1 (a subprocess of the tool) is not mistaken for one;
 // the tool's own process.stdout / console.log are sent to stderr. During a call the runner may also
-// send {"id", "notify": {method, params}} and {"id", "ask": {rid, method, params}}; the host answers
+// send {"id", "notify": {method, params}} and {"id", "ask": {rid, method, params, key?} | {rid, questions}}; the host answers
 // a question with the stdin line {"answer": {rid, result | error}}.
 //
 // Replies: {"ok": true, "result"} or {"ok": false, "error": {"kind", "type", "message", "traceback"}},
@@ -99,7 +99,7 @@ const textBlock = (text) => ({ type: 'text', text: String(text) });
 /**
  * The second argument of every tool call: content builders, and the caller's side of the call
  * (progress, log; elicit and sample under `toolbox serve` with an MCP client). `channel` is
- * { notify(method, params), ask(method, params) -> Promise }.
+ * { notify(method, params), ask({ method, params, key? } | { questions }) -> Promise }.
  */
 function toolContext(channel) {
   return {
@@ -129,15 +129,42 @@ function toolContext(channel) {
       if (!LEVELS.includes(level)) throw new TypeError(`log level must be one of ${LEVELS.join(', ')}`);
       channel.notify('log', { level, data, ...(logger ? { logger } : {}) });
     },
-    elicit: (message, requestedSchema) => channel.ask('elicitation/create', { message, requestedSchema }),
-    sample: (prompt, { maxTokens = 256, ...params } = {}) =>
-      channel.ask('sampling/createMessage', {
-        ...params,
-        messages: Array.isArray(prompt) ? prompt : [{ role: 'user', content: textBlock(prompt) }],
-        maxTokens,
-      }),
+    // `key` names a question, so a client's answer finds it when the call runs again (MCP 2026-07-28).
+    elicit: (message, requestedSchema, { key } = {}) => askOne(channel, question.elicit(message, requestedSchema, key)),
+    sample: (prompt, { key, ...opts } = {}) => askOne(channel, question.sample(prompt, { ...opts, key })),
+    roots: async ({ key } = {}) => (await askOne(channel, question.roots(key)))?.roots ?? [],
+    /** Several questions answered together: `await tool.ask({ name: tool.question.elicit(...), ... })`. */
+    ask: async (questions) => {
+      const keys = Object.keys(questions ?? {});
+      if (!keys.length) throw new TypeError('ask() needs at least one question');
+      const answers = await channel.ask({ questions: keys.map((k) => ({ ...questions[k], key: k })) });
+      return Object.fromEntries(keys.map((k, i) => [k, answers?.[i]]));
+    },
+    question,
   };
 }
+
+const withKey = (q, key) => (key === undefined ? q : { ...q, key });
+/** Builders for tool.ask(): each returns one question. */
+const question = {
+  elicit: (message, requestedSchema, key) =>
+    withKey({ method: 'elicitation/create', params: { message, requestedSchema } }, key),
+  sample: (prompt, { maxTokens = 256, key, ...params } = {}) =>
+    withKey(
+      {
+        method: 'sampling/createMessage',
+        params: {
+          ...params,
+          messages: Array.isArray(prompt) ? prompt : [{ role: 'user', content: textBlock(prompt) }],
+          maxTokens,
+        },
+      },
+      key,
+    ),
+  roots: (key) => withKey({ method: 'roots/list', params: {} }, key),
+};
+
+const askOne = (channel, q) => channel.ask(q);
 
 /** One-shot runs (toolbox run): progress and log lines go to stderr; nobody can answer questions. */
 const stderrChannel = {
@@ -148,8 +175,9 @@ const stderrChannel = {
         : `${params.level}: ${typeof params.data === 'string' ? params.data : JSON.stringify(params.data)}`;
     process.stderr.write(line.trimEnd() + '\n');
   },
-  ask: async (method) => {
-    throw new Error(`${method} needs an MCP client that supports it: call this tool through \`toolbox serve\``);
+  ask: async (q) => {
+    const what = q.questions ? q.questions.map((x) => x.method).join(', ') : q.method;
+    throw new Error(`${what} needs an MCP client that supports it: call this tool through \`toolbox serve\``);
   },
 };
 
@@ -244,11 +272,12 @@ async function worker() {
     if (!req) break;
     const channel = {
       notify: (method, params) => writeAll(1, RS + encode({ id: req.id, notify: { method, params } }) + '\n'),
-      ask: (method, params) =>
+      // q: one question { method, params, key? } or several { questions: [...] }.
+      ask: (q) =>
         new Promise((resolve, reject) => {
           const n = ++rid;
           pending.set(n, { resolve, reject });
-          writeAll(1, RS + encode({ id: req.id, ask: { rid: n, method, params } }) + '\n');
+          writeAll(1, RS + encode({ id: req.id, ask: { rid: n, ...q } }) + '\n');
         }),
     };
     const reply = await call(fn, req.args, channel);

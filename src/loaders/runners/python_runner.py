@@ -68,17 +68,26 @@ class _WorkerChannel:
     def notify(self, method, params):
         self.write({"id": self.id, "notify": {"method": method, "params": params}})
 
-    def ask(self, method, params):
+    def ask(self, method, params, key=None):
+        q = {"method": method, "params": params}
+        if key is not None:
+            q["key"] = key
+        return self._send(q, method)
+
+    def ask_many(self, questions):
+        return self._send({"questions": questions}, ", ".join(q["method"] for q in questions))
+
+    def _send(self, body, what):
         self.rid += 1
-        self.write({"id": self.id, "ask": {"rid": self.rid, "method": method, "params": params}})
+        self.write({"id": self.id, "ask": dict(body, rid=self.rid)})
         while True:
             line = self.read_line()
             if not line:
-                raise _helper().ToolClientError("the caller went away before answering %s" % method)
+                raise _helper().ToolClientError("the caller went away before answering %s" % what)
             answer = (json.loads(line) if line.strip() else {}).get("answer")
             if answer and answer.get("rid") == self.rid:
                 if answer.get("error"):
-                    raise _helper().ToolClientError(answer["error"].get("message") or "%s failed" % method)
+                    raise _helper().ToolClientError(answer["error"].get("message") or "%s failed" % what)
                 return answer.get("result")
 
 
@@ -93,9 +102,12 @@ class _StderrChannel:
             line = "%s: %s" % (params["level"], params["data"])
         sys.stderr.write(line.rstrip() + "\n")
 
-    def ask(self, method, params):
+    def ask(self, method, params, key=None):
         raise _helper().ToolClientError(
             "%s needs an MCP client that supports it: call this tool through `toolbox serve`" % method)
+
+    def ask_many(self, questions):
+        return self.ask(", ".join(q["method"] for q in questions), None)
 
 
 def load_function(root, module_name, function_name):

@@ -3,7 +3,8 @@
 Results beyond one JSON value: return result(text("..."), image(png_bytes, "image/png"), ...), or
 the same shape by hand: {"content": [blocks], "structuredContent": {...}}.
 Talking to the caller during a call: progress(), log(), and under `toolbox serve` with an MCP
-client that supports them, elicit() (ask the user) and sample() (ask the client's LLM).
+client that supports them, elicit() (ask the user), sample() (ask the client's LLM), roots() (the
+client's folders), or ask() for several questions answered together.
 The runner provides this module; it is not installed anywhere else.
 """
 
@@ -86,18 +87,68 @@ def log(level, data, logger=None):
         _channel.notify("log", m)
 
 
-def elicit(message, schema):
-    """Ask the user for input: returns {"action": "accept"|"decline"|"cancel", "content": {...}}."""
-    return _ask("elicitation/create", {"message": message, "requestedSchema": schema})
+def elicit(message, schema, key=None):
+    """Ask the user for input: returns {"action": "accept"|"decline"|"cancel", "content": {...}}.
+
+    key names the question (letters, digits, _ . : -): give one when the call may be run again, so a
+    client's earlier answer finds its question (MCP 2026-07-28 input-required results).
+    """
+    return _ask([question.elicit(message, schema, key)])[0]
 
 
-def sample(prompt, max_tokens=256, **params):
+def sample(prompt, max_tokens=256, key=None, **params):
     """Ask the client's LLM: prompt is a string or a list of MCP sampling messages. Returns the result."""
-    messages = prompt if isinstance(prompt, list) else [{"role": "user", "content": text(prompt)}]
-    return _ask("sampling/createMessage", dict(params, messages=messages, maxTokens=max_tokens))
+    return _ask([question.sample(prompt, max_tokens, key, **params)])[0]
 
 
-def _ask(method, params):
+def roots(key=None):
+    """The client's roots (folders it shares): a list of {"uri", "name"?}."""
+    answer = _ask([question.roots(key)])[0]
+    return (answer or {}).get("roots", [])
+
+
+def ask(questions=None, **named):
+    """Ask several things at once, answered together: ask(name=question.elicit(...), llm=question.sample(...)),
+    or ask({"step:1": question.elicit(...)}) for keys that are not Python names.
+
+    Returns {key: the client's result}.
+    """
+    questions = dict(questions or {}, **named)
+    if not questions:
+        raise ValueError("ask() needs at least one question")
+    items = [dict(q, key=k) for k, q in questions.items()]
+    return dict(zip(questions.keys(), _ask(items, batch=True)))
+
+
+class question:
+    """Builders for ask(): each returns one question."""
+
+    @staticmethod
+    def elicit(message, schema, key=None):
+        return _q("elicitation/create", {"message": message, "requestedSchema": schema}, key)
+
+    @staticmethod
+    def sample(prompt, max_tokens=256, key=None, **params):
+        messages = prompt if isinstance(prompt, list) else [{"role": "user", "content": text(prompt)}]
+        return _q("sampling/createMessage", dict(params, messages=messages, maxTokens=max_tokens), key)
+
+    @staticmethod
+    def roots(key=None):
+        return _q("roots/list", {}, key)
+
+
+def _q(method, params, key):
+    q = {"method": method, "params": params}
+    if key is not None:
+        q["key"] = key
+    return q
+
+
+def _ask(questions, batch=False):
     if not _channel:
-        raise ToolClientError("%s needs a caller that can answer (toolbox serve with an MCP client)" % method)
-    return _channel.ask(method, params)
+        raise ToolClientError("%s needs a caller that can answer (toolbox serve with an MCP client)"
+                              % ", ".join(q["method"] for q in questions))
+    if batch:
+        return _channel.ask_many(questions)
+    q = questions[0]
+    return [_channel.ask(q["method"], q["params"], q.get("key"))]

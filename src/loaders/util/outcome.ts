@@ -16,7 +16,14 @@ export interface RunnerReply {
   /** A progress or log message from the running call (worker mode). */
   notify?: { method: 'progress' | 'log'; params: Record<string, unknown> };
   /** A question for the caller (elicitation, sampling); answered on the worker's stdin. */
-  ask?: { rid: number; method: string; params: Record<string, unknown> };
+  /** A question (method, params, optional key), or several asked together (`questions`, answered as a list). */
+  ask?: {
+    rid: number;
+    method?: string;
+    params?: Record<string, unknown>;
+    key?: string;
+    questions?: { method: string; params?: Record<string, unknown>; key?: string }[];
+  };
 }
 
 /** The last `max` characters of a text, cut at a line start when possible. */
