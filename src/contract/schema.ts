@@ -247,6 +247,20 @@ export const contractSchema: JsonSchema = {
     },
     warm: { type: 'boolean' },
     max_result_tokens: { type: 'integer', minimum: 100 },
+    mcp: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'How `toolbox serve` offers the tool to MCP clients.',
+      properties: {
+        client_capabilities: {
+          type: 'array',
+          uniqueItems: true,
+          items: { enum: ['elicitation', 'sampling', 'roots'] },
+          description:
+            'Client capabilities the tool cannot work without: a client that did not declare them is refused before the tool runs (MCP error -32021 on 2026-07-28).',
+        },
+      },
+    },
   },
   allOf: (Object.keys(loaderConfigSchemas) as LoaderType[]).map((t) => ({
     if: { properties: { loader: { const: t } }, required: ['loader'] },

@@ -131,6 +131,14 @@ export interface ToolContract {
   warm?: boolean;
   /** Cap, in o200k tokens, on what one result puts in front of the model (default: config, else 20,000). */
   max_result_tokens?: number;
+  /** How `toolbox serve` offers the tool to MCP clients. */
+  mcp?: McpOptions;
+}
+
+/** A contract's `mcp` section. */
+export interface McpOptions {
+  /** Client capabilities the tool cannot work without (checked before it runs). */
+  client_capabilities?: ('elicitation' | 'sampling' | 'roots')[];
 }
 
 /** A contract together with where it came from. */
