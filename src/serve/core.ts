@@ -12,6 +12,12 @@ import { Limiter } from '../runtime/limiter.js';
 import { ensureTelemetry } from '../telemetry/state.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
+import { MemoryStore, type ServeStore } from './store.js';
+import { Exchanges } from './input-required.js';
+import { publishResult } from './result-resources.js';
+import { RegistryWatcher, toolsDigest } from './watch.js';
+import { toolDef } from './definitions.js';
+import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 
 /** How `toolbox serve` exposes the registry and to whom. */
 export interface ServeOptions {
@@ -32,7 +38,14 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   /** Refuse tools that differ from toolbox.lock (default: config `locked`). */
   locked?: boolean;
+  /** Where state that outlives one request is kept (default: this process's memory). */
+  store?: ServeStore;
+  /** How long a call waits, suspended, for a 2026-07-28 client's answers (default 2 min). */
+  inputWaitMs?: number;
 }
+
+/** The store channel change events travel on (subscriptions/listen streams of every replica hear it). */
+const EVENTS = 'mcp:events';
 
 // The registry is re-read (stat only, thanks to its cache) at most this often: new or edited
 // contracts show up in a running server without a restart.
@@ -50,7 +63,16 @@ export const DEFAULT_SESSION_LIVE_MS = 5 * 60_000;
 export class ServeCore {
   readonly runtime: Runtime;
   readonly limiter: Limiter;
+  readonly store: ServeStore;
+  /** Calls waiting for a 2026-07-28 client's answers (input-required results). */
+  readonly inputs = new Exchanges();
+  /** Who calls, as input-required states record it (a state minted for one caller is refused for another). */
+  readonly callerKey: string;
+  /** Change events for 2026-07-28 subscriptions/listen streams, over the store's pub/sub. */
+  readonly events: ServerEventBus;
   private reg?: { registry: Registry; at: number };
+  private watcher?: RegistryWatcher;
+  private readonly toolsListeners = new Set<() => void>();
 
   constructor(
     readonly project: Project,
@@ -70,6 +92,9 @@ export class ServeCore {
       opts.maxQueued ?? 1000,
       project.config.runtime?.pool_size ?? 4,
     );
+    this.store = opts.store ?? new MemoryStore();
+    this.callerKey = JSON.stringify([opts.caller.user ?? null, opts.caller.role ?? null]);
+    this.events = storeBus(this.store);
   }
 
   /** Load the `warm: true` tools now, so their first call is fast. */
@@ -77,18 +102,42 @@ export class ServeCore {
     // Telemetry first, so the first request already gets its MCP span.
     await ensureTelemetry(this.opts.env ?? process.env, this.project.config.telemetry);
     this.registry();
+    this.watcher = new RegistryWatcher(
+      this.project.registryDir,
+      () => toolsDigest(this.visibleTools(true).map((e) => toolDef(e.contract))),
+      (digest) => this.toolsChanged(digest),
+    );
+    this.watcher.start();
     return this.runtime.warm();
   }
 
-  registry(): Registry {
+  /** The registry, re-read (stat only) when older than a second, or now with `fresh`. */
+  registry(fresh = false): Registry {
     const now = Date.now();
-    if (!this.reg || now - this.reg.at > REGISTRY_TTL_MS) this.reg = { registry: loadRegistry(this.project), at: now };
+    if (fresh || !this.reg || now - this.reg.at > REGISTRY_TTL_MS)
+      this.reg = { registry: loadRegistry(this.project), at: now };
     return this.reg.registry;
   }
 
+  /**
+   * Hear about changes to the tools clients see (a contract added, removed or edited): the
+   * listener is called once per change. Returns the function that stops listening.
+   */
+  onToolsChanged(listener: () => void): () => void {
+    this.toolsListeners.add(listener);
+    return () => this.toolsListeners.delete(listener);
+  }
+
+  private toolsChanged(digest: string): void {
+    for (const l of [...this.toolsListeners]) l();
+    void this.store.publish(EVENTS, { kind: 'tools_list_changed', digest });
+  }
+
   /** Tools the caller may use (what --expose all lists). */
-  visibleTools(): ToolEntry[] {
-    return this.registry().entries.filter((e) => canUse(e.contract, this.opts.caller, this.project.config));
+  visibleTools(fresh = false): ToolEntry[] {
+    return this.registry(fresh)
+      .entries.filter((e) => canUse(e.contract, this.opts.caller, this.project.config))
+      .sort((a, b) => (a.contract.id < b.contract.id ? -1 : a.contract.id > b.contract.id ? 1 : 0));
   }
 
   /** The best `top` tools for `query` that the caller may use. */
@@ -112,14 +161,17 @@ export class ServeCore {
     signal?: AbortSignal,
     client?: ToolClient,
     callId?: string,
+    /** Whose call it is, for the fair share of the queue (default: the session). */
+    owner?: string,
   ): Promise<CallResult> {
     try {
       const r = await this.limiter.run(
         () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal, client, callId }),
         signal,
-        { tool: id, client: session },
+        { tool: id, client: owner ?? session },
       );
-      return okResult(r, this.runtime.find(r.tool).contract);
+      const link = r.truncated ? await publishResult(this.store, r.truncated) : undefined;
+      return okResult(r, this.runtime.find(r.tool).contract, link);
     } catch (e) {
       return errorResult(e, { structured: !this.announcesOutputSchema(id) });
     }
@@ -141,7 +193,31 @@ export class ServeCore {
 
   /** Stop every worker and server process this process started. */
   async close(): Promise<void> {
+    this.watcher?.stop();
+    this.inputs.cancelAll();
     await this.runtime.close();
     await closeAllSessions();
+    await this.store.close();
   }
+}
+
+/**
+ * The SDK's change-event bus over the store's pub/sub. A change seen by several replicas at once
+ * (each watches the registry) reaches each listen stream once: events carry the tools' digest, and a
+ * listener skips one it has just delivered.
+ */
+function storeBus(store: ServeStore): ServerEventBus {
+  return {
+    publish: (event: ServerEvent) => void store.publish(EVENTS, event),
+    subscribe: (listener: (event: ServerEvent) => void) => {
+      let last: string | undefined;
+      return store.subscribe(EVENTS, (m) => {
+        const e = m as ServerEvent & { digest?: string };
+        if (e.digest !== undefined && e.digest === last) return;
+        last = e.digest;
+        const { digest: _d, ...event } = e;
+        listener(event as ServerEvent);
+      });
+    },
+  };
 }

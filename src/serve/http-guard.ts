@@ -66,6 +66,17 @@ export function checkOrigin(req: IncomingMessage, allowedHosts: string[]): Refus
   return { status: 403, message: `Forbidden: origin ${origin} is not allowed` };
 }
 
+/**
+ * DNS rebinding: while bound to loopback, a request must name the server by a loopback Host
+ * (`allowedHosts`: host:port forms it answers to), else a page on another site that resolved its
+ * own name to 127.0.0.1 could drive it.
+ */
+export function checkHost(req: IncomingMessage, allowedHosts: string[]): Refusal | undefined {
+  const host = (req.headers.host ?? '').toLowerCase();
+  if (allowedHosts.includes(host)) return undefined;
+  return { status: 403, message: `Forbidden: Host ${req.headers.host ?? '(none)'} is not this server` };
+}
+
 /** Read the whole body within the limits and parse it as JSON; a Refusal when it is too slow, too big or not JSON. */
 export function readJsonBody(req: IncomingMessage, limits: HttpLimits): Promise<{ body: unknown } | Refusal> {
   return new Promise((resolve) => {

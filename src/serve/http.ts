@@ -1,12 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, DEFAULT_SESSION_LIVE_MS, type ServeCore } from './core.js';
+import type { ServeCore } from './core.js';
 import { createMcpServer } from './server.js';
+import { toolDef } from './definitions.js';
+import { headerParams, paramHeaderMismatch } from './param-headers.js';
+import { LegacySessions, type SessionCloseReason } from './sessions.js';
+import { sendWebResponse, toWebRequest } from './web.js';
 import { AuthGate, peerCheckWorks, type HttpAuth } from './auth.js';
 import {
+  checkHost,
   checkOrigin,
   DEFAULT_HTTP_LIMITS,
   messageCount,
@@ -16,8 +20,7 @@ import {
   type Refusal,
 } from './http-guard.js';
 
-/** Why a session ended: the client closed it (DELETE), idle expiry, evicted for a new one, or the server stopped. */
-export type SessionCloseReason = 'closed' | 'expired' | 'evicted' | 'shutdown';
+export type { SessionCloseReason };
 
 /** Where the HTTP server listens. */
 export interface HttpOptions {
@@ -53,47 +56,53 @@ function jsonRpcError(
   message: string,
   code = -32000,
   headers: Record<string, string> = {},
+  id: string | number | null = null,
 ): void {
   res
     .writeHead(status, { 'content-type': 'application/json', ...headers })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
-/** One client session: its SDK transport and Server, its runtime session (pins) and found tools. */
-interface Session {
-  id: string;
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  found: Set<string>;
-  /** The runtime session name (what the tool cache pins under). */
-  runtimeSession: string;
-  /** Last time a request started or finished. */
-  lastActive: number;
-  /** POST/DELETE requests still being answered (an open GET stream does not count). */
-  busy: number;
-  /** Open GET notification streams (they keep a session from eviction, not from expiry). */
-  streams: number;
-  closing?: SessionCloseReason;
+const requestId = (body: unknown): string | number | null => {
+  const id = (body as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
+
+/** For a 2026-07-28 tools/call: why its Mcp-Param-* headers disagree with its arguments (param-headers.ts). */
+function paramHeaders(core: ServeCore, req: IncomingMessage, body: unknown): string | undefined {
+  const msg = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+  if (msg?.method !== 'tools/call' || typeof msg.params?.name !== 'string') return undefined;
+  let schema: unknown;
+  try {
+    schema = toolDef(core.runtime.find(msg.params.name).contract).inputSchema;
+  } catch {
+    return undefined; // not a registry tool (search_tools, call_tool, unknown): nothing is mirrored
+  }
+  const params = headerParams(schema);
+  if (!params.length) return undefined;
+  // A client mirrors the parameters of the tools it was listed. Under --expose search a registry tool
+  // is called without being listed (found by search_tools): headers it sends must match, but none is
+  // required.
+  const listed = core.opts.expose === 'all';
+  return paramHeaderMismatch(
+    params,
+    msg.params.arguments ?? {},
+    (h) => {
+      const v = req.headers[h];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
+    listed,
+  );
 }
 
 /**
- * Serve MCP over Streamable HTTP at `/mcp`: one SDK transport and Server per client session
- * (mcp-session-id header), all sharing the process's ServeCore. Bound to loopback by default,
- * with DNS-rebinding protection (Host header checked) while it is.
- *
- * Sessions are bounded: one with no request in flight for `core.opts.sessionIdleMs` (default 30
- * min) is closed, and at most `core.opts.maxSessions` (default 100) live at once: a new client
- * evicts the least recently active session quiet for `sessionLiveMs` (default 5 min), or gets 503
- * when every session is still live. A closed
- * session's id then gets 404 (the client must initialize again, per the Streamable HTTP spec), and
- * its tool pins and found tools are released.
+ * Serve MCP over Streamable HTTP at `/mcp`, both revisions on the one endpoint, chosen per request
+ * as the specification describes: a request carrying the 2026-07-28 `_meta` envelope is served
+ * statelessly by a fresh server instance (any replica could answer it); anything else (initialize,
+ * Mcp-Session-Id, GET/DELETE) belongs to a 2025-11-25 session (sessions.ts). Bound to loopback by
+ * default, with DNS-rebinding protection (Host header checked) while it is.
  */
 export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<void> {
-  const sessions = new Map<string, Session>();
-  const idleMs = core.opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const maxSessions = core.opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const liveMs = core.opts.sessionLiveMs ?? DEFAULT_SESSION_LIVE_MS;
-  let pending = 0; // initialize requests being answered (not yet in `sessions`)
   let port = opts.port;
   const loopback = isLoopbackHost(opts.host);
   const auth: HttpAuth | 'none' | undefined =
@@ -114,76 +123,23 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     if (r.drop) res.once('finish', () => res.req.socket.destroy());
     jsonRpcError(res, r.status, r.message, -32000, { ...r.headers, ...(r.drop ? { connection: 'close' } : {}) });
   };
-
-  const closeSession = (s: Session, reason: SessionCloseReason) => {
-    if (s.closing) return;
-    s.closing = reason;
-    // transport.close() fires onclose → forget(), also reached when the client sends DELETE.
-    void s.transport.close().catch(() => undefined);
-    forget(s);
-  };
-  const forget = (s: Session) => {
-    if (sessions.get(s.id) !== s) return;
-    sessions.delete(s.id);
-    s.found.clear();
-    core.endSession(s.runtimeSession);
-    void s.server.close().catch(() => undefined);
-    opts.onSessionClosed?.(s.id, s.closing ?? 'closed');
-  };
-
-  const sweep = () => {
-    const now = Date.now();
-    for (const s of [...sessions.values()])
-      if (s.busy === 0 && now - s.lastActive >= idleMs) closeSession(s, 'expired');
-  };
-  const sweeper = setInterval(sweep, Math.max(10, Math.min(60_000, Math.floor(idleMs / 4))));
-  sweeper.unref();
-
-  /**
-   * Room for one more session: if full, evict the least recently active session that is no longer
-   * live (no request in flight, no open stream, quiet for `sessionLiveMs`). A newcomer never
-   * evicts a live session: it gets 503 instead.
-   */
-  const makeRoom = (): boolean => {
-    sweep();
-    if (sessions.size + pending < maxSessions) return true;
-    let oldest: Session | undefined;
-    const quietSince = Date.now() - liveMs;
-    for (const s of sessions.values())
-      if (
-        s.busy === 0 &&
-        s.streams === 0 &&
-        s.lastActive <= quietSince &&
-        (!oldest || s.lastActive < oldest.lastActive)
-      )
-        oldest = s;
-    if (!oldest) return false;
-    closeSession(oldest, 'evicted');
-    return sessions.size + pending < maxSessions;
-  };
-
-  const track = (s: Session, req: IncomingMessage, res: ServerResponse) => {
-    s.lastActive = Date.now();
-    if (req.method === 'GET') {
-      s.streams++;
-      res.once('close', () => s.streams--);
-      return;
-    }
-    s.busy++;
-    res.once('close', () => {
-      s.busy--;
-      s.lastActive = Date.now();
-    });
-  };
+  const sessions = new LegacySessions(core, opts.onSessionClosed);
+  const modern = createMcpHandler(() => createMcpServer(core, { era: 'modern' }), {
+    legacy: 'reject',
+    bus: core.events,
+    maxRequestBodySize: limits.maxBodyBytes,
+  });
+  const unwatch = core.onToolsChanged(() => {
+    for (const server of sessions.servers()) void server.sendToolListChanged().catch(() => undefined);
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // Cheap checks first, before reading a body or counting anything against the sessions.
+    const hosts = allowedHosts(opts.host, port);
     const denied =
       (await gate.check(req)) ??
-      checkOrigin(
-        req,
-        loopback ? allowedHosts(opts.host, port) : [...allowedHosts(opts.host, port), req.headers.host ?? ''],
-      );
+      (loopback ? checkHost(req, hosts) : undefined) ??
+      checkOrigin(req, loopback ? hosts : [...hosts, req.headers.host ?? '']);
     if (denied) return refuse(res, denied);
     // In flight per client: per session once it has one, else per remote address (not on loopback,
     // where every local client shares one address and the body time limit bounds the cost).
@@ -213,62 +169,16 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
         res.once('close', batch);
       }
     }
-    const sid = req.headers['mcp-session-id'];
-    const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (known) {
-      track(known, req, res);
-      return known.transport.handleRequest(req, res, parsed);
+    const request = toWebRequest(req, res);
+    if (req.method === 'POST' && !(await isLegacyRequest(request, parsed))) {
+      const mismatch = paramHeaders(core, req, parsed);
+      if (mismatch) return jsonRpcError(res, 400, `Header mismatch: ${mismatch}`, -32020, {}, requestId(parsed));
+      // The client's key travels as the request's authentication info: the call queue's fair share.
+      const authInfo = { token: '', clientId: key ?? 'local', scopes: [] };
+      return sendWebResponse(res, await modern.fetch(request, { parsedBody: parsed, authInfo }));
     }
-    if (sid !== undefined)
-      return jsonRpcError(res, 404, 'Session not found (unknown, closed or expired): initialize a new session', -32001);
-    if (req.method !== 'POST') return jsonRpcError(res, 400, 'No session: send initialize first');
-    if (!makeRoom()) {
-      return jsonRpcError(res, 503, `Too many sessions: all ${maxSessions} sessions are in use; retry later`, -32000, {
-        'retry-after': '5',
-      });
-    }
-    const runtimeSession = `mcp-${randomUUID()}`;
-    const { server, found } = createMcpServer(core, runtimeSession);
-    let session: Session | undefined;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        session = {
-          id,
-          transport,
-          server,
-          found,
-          runtimeSession,
-          lastActive: Date.now(),
-          busy: 1,
-          streams: 0,
-          closing: undefined,
-        };
-        res.once('close', () => {
-          session!.busy--;
-          session!.lastActive = Date.now();
-        });
-        sessions.set(id, session);
-      },
-      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: allowedHosts(opts.host, port) } : {}),
-    });
-    transport.onclose = () => {
-      if (session) forget(session);
-      else core.endSession(runtimeSession);
-    };
-    pending++;
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, parsed);
-    } finally {
-      pending--;
-    }
-    // A request that did not initialize a session leaves nothing behind.
-    if (!transport.sessionId) {
-      found.clear();
-      core.endSession(runtimeSession);
-      await server.close().catch(() => undefined);
-    }
+    const refused = await sessions.handle(req, res, request, parsed);
+    if (refused) jsonRpcError(res, refused.status, refused.message, refused.code, refused.headers);
   };
   const http = createServer(
     {
@@ -300,7 +210,8 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       http.listen(opts.port, opts.host, () => resolve());
     });
   } catch (e) {
-    clearInterval(sweeper);
+    unwatch();
+    sessions.closeAll('shutdown');
     throw e;
   }
   port = (http.address() as { port: number }).port;
@@ -310,8 +221,9 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   opts.onListening?.(`http://${shownHost}:${port}/mcp`, { sameUser: Boolean(gate.auth.sameUser) });
   await new Promise<void>((resolve) => {
     const stop = () => {
-      clearInterval(sweeper);
-      for (const s of [...sessions.values()]) closeSession(s, 'shutdown');
+      unwatch();
+      sessions.closeAll('shutdown');
+      void modern.close().catch(() => undefined);
       http.closeAllConnections();
       http.close(() => resolve());
     };

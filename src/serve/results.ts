@@ -1,11 +1,10 @@
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { mcpOutputSchema } from '../contract/mcp-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { clientError } from './client-error.js';
 import { checkOutput } from '../runtime/format.js';
 import type { InvokeResult } from '../runtime/types.js';
+import type { ResultLink } from './result-resources.js';
 
 /** A tools/call result (the MCP CallToolResult shape). */
 export interface CallResult {
@@ -23,7 +22,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * that announces an outputSchema must return a conforming object (MCP: servers MUST; the SDK
  * client rejects anything else), so a mismatch is reported as a tool error naming the problem.
  */
-export function okResult(r: InvokeResult, contract?: ToolContract): CallResult {
+export function okResult(r: InvokeResult, contract?: ToolContract, link?: ResultLink): CallResult {
   if (contract && mcpOutputSchema(contract)) {
     const problems = isPlainObject(r.result)
       ? checkOutput(contract, r.result)
@@ -38,7 +37,7 @@ export function okResult(r: InvokeResult, contract?: ToolContract): CallResult {
       );
     }
   }
-  if (r.truncated) return cappedResult(r, contract);
+  if (r.truncated && link) return cappedResult(r, link, contract);
   // Content the tool or an upstream server built is passed through as it is.
   if (r.content) {
     return { content: r.content, ...(isPlainObject(r.result) ? { structuredContent: r.result } : {}) };
@@ -53,23 +52,16 @@ export function okResult(r: InvokeResult, contract?: ToolContract): CallResult {
 
 /**
  * A result cut at the output cap: the cut text (with its marker) for the model, the full result as
- * a resource link to the file under .toolbox/results/, and non-text blocks (images, audio) as they
- * were. structuredContent only when an outputSchema requires it: the whole point is a small result.
+ * a link to a resource of this server (result-resources.ts: no host path reaches the client), and
+ * non-text blocks (images, audio) as they were. structuredContent only when an outputSchema requires
+ * it: the whole point is a small result.
  */
-function cappedResult(r: InvokeResult, contract?: ToolContract): CallResult {
-  const t = r.truncated!;
-  const link = {
-    type: 'resource_link',
-    uri: pathToFileURL(t.file).href,
-    name: basename(t.file),
-    description: t.binary ? 'binary output of the tool' : `the full result (cut at ${t.cap} tokens above)`,
-    mimeType: t.mimeType,
-    size: t.bytes,
-  };
+function cappedResult(r: InvokeResult, link: ResultLink, contract?: ToolContract): CallResult {
   const media = (r.content ?? []).filter((b) => b.type === 'image' || b.type === 'audio');
   const needsStructured = contract && mcpOutputSchema(contract) && isPlainObject(r.result);
+  const text = r.text.split(r.truncated!.file).join(link.uri);
   return {
-    content: [{ type: 'text', text: r.text }, link, ...media],
+    content: [{ type: 'text', text }, { ...link }, ...media],
     ...(needsStructured ? { structuredContent: r.result as Record<string, unknown> } : {}),
   };
 }

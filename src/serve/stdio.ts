@@ -1,30 +1,43 @@
 import { randomBytes } from 'node:crypto';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ServeCore } from './core.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { serveStdio as serveStdioEntry, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { DEFAULT_SESSION_IDLE_MS, type ServeCore } from './core.js';
 import { createMcpServer } from './server.js';
+import { LegacySession } from './session.js';
 
 /**
- * Serve one MCP client over stdin/stdout until the client closes stdin, the transport closes, or
- * `signal` aborts (SIGINT/SIGTERM). Nothing else may write to `stdout`: it is the protocol channel.
+ * Serve one MCP client over stdin/stdout until the client closes stdin or `signal` aborts
+ * (SIGINT/SIGTERM). The connection's first message chooses the revision: `server/discover` or any
+ * request with the 2026-07-28 `_meta` envelope is served statelessly, `initialize` opens a
+ * 2025-11-25 session for the life of the process. Nothing else may write to `stdout`: it is the
+ * protocol channel.
  */
 export async function serveStdio(
   core: ServeCore,
   io: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; signal?: AbortSignal },
 ): Promise<void> {
-  const session = `serve-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const { server } = createMcpServer(core, session);
+  const name = `serve-${process.pid}-${randomBytes(4).toString('hex')}`;
+  let session: LegacySession | undefined;
+  let pinned: Server | undefined;
   const transport = new StdioServerTransport(io.stdin as never, io.stdout as never);
-  let done!: () => void;
-  const finished = new Promise<void>((res) => {
-    done = res;
+  const handle = serveStdioEntry(
+    ({ era }) => {
+      if (era === 'legacy') session ??= new LegacySession(name, name, core.store, DEFAULT_SESSION_IDLE_MS);
+      pinned = createMcpServer(core, era === 'legacy' ? { era, session: session! } : { era });
+      return pinned;
+    },
+    { transport },
+  );
+  // A registry edit reaches the client: list_changed on a 2025 session, on subscriptions/listen otherwise.
+  const unwatch = core.onToolsChanged(() => void pinned?.sendToolListChanged().catch(() => undefined));
+  await new Promise<void>((done) => {
+    io.stdin.once('end', done);
+    io.stdin.once('close', done);
+    if (io.signal?.aborted) done();
+    io.signal?.addEventListener('abort', () => done(), { once: true });
   });
-  transport.onclose = () => done();
-  io.stdin.once('end', () => done());
-  io.stdin.once('close', () => done());
-  if (io.signal?.aborted) done();
-  io.signal?.addEventListener('abort', () => done(), { once: true });
-  await server.connect(transport);
-  await finished;
-  await server.close().catch(() => undefined);
-  core.endSession(session);
+  unwatch();
+  await handle.close().catch(() => undefined);
+  core.endSession(name);
+  await session?.end().catch(() => undefined);
 }

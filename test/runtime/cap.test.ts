@@ -1,7 +1,6 @@
 // Output caps: cut at the cap in real o200k tokens, full result under .toolbox/results/, binary
 // never shown as text; through the real runtime (sandboxed Node tools) and the real `toolbox serve`.
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -119,9 +118,20 @@ describe('toolbox serve with output caps', () => {
       expect(encode(r.content[0]!.text!).length).toBeLessThanOrEqual(1000);
       const link = r.content[1]!;
       expect(link.mimeType).toBe('application/json');
-      const file = fileURLToPath(link.uri!);
-      expect(readFileSync(file).length).toBe(link.size);
-      expect(JSON.parse(readFileSync(file, 'utf8')).rows).toHaveLength(3000);
+      // A remote client cannot read the server's files: the link is a resource of the server, and
+      // neither it nor the cut text names a host path.
+      expect(link.uri).toMatch(/^toolbox:\/\/results\/[A-Za-z0-9_-]{22}$/);
+      expect(r.content[0]!.text).toContain(link.uri);
+      expect(JSON.stringify(r)).not.toContain(p.dir);
+      const read = await client.readResource({ uri: link.uri! });
+      const text = (read.contents[0] as { text: string; mimeType: string }).text;
+      expect(Buffer.byteLength(text)).toBe(link.size);
+      expect(JSON.parse(text).rows).toHaveLength(3000);
+      // Only links the server handed out can be read: a guessed id is not found (-32602).
+      await expect(client.readResource({ uri: 'toolbox://results/AAAAAAAAAAAAAAAAAAAAAA' })).rejects.toThrow(
+        /not found/i,
+      );
+      await expect(client.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(/not found/i);
     } finally {
       await client.close();
     }

@@ -197,3 +197,47 @@ export function running(pid: number): boolean {
   const st = stat(pid);
   return st !== undefined && st.state !== 'Z';
 }
+
+export const MODERN = '2026-07-28';
+
+/**
+ * One 2026-07-28 request by hand (the wire as the specification writes it): the `_meta` envelope,
+ * the MCP-Protocol-Version / Mcp-Method / Mcp-Name headers. Returns the HTTP status and the JSON-RPC
+ * messages of the response (one JSON body, or every event of an SSE stream).
+ */
+export async function modernPost(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  o: { meta?: Record<string, unknown>; headers?: Record<string, string>; id?: number } = {},
+): Promise<{ status: number; messages: Record<string, any>[]; final?: Record<string, any> }> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' },
+    ...o.meta,
+  };
+  const name = typeof params.name === 'string' ? params.name : undefined;
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+      ...o.headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: o.id ?? 1, method, params: { ...params, _meta: meta } }),
+  });
+  const text = await res.text();
+  const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => JSON.parse(l.slice(5)) as Record<string, any>)
+    : text
+      ? [JSON.parse(text) as Record<string, any>]
+      : [];
+  return { status: res.status, messages, final: messages.find((m) => 'result' in m || 'error' in m) };
+}

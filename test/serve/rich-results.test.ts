@@ -114,12 +114,24 @@ describe.each(['stdio', 'http'] as const)('serve over %s', (kind) => {
       });
       const r = await c.callTool({
         name: 'json_schema_2020_12_tool',
-        arguments: { name: 'Ann', address: { city: 'X' } },
+        arguments: { name: 'Ann', address: { city: 'X' }, contactMethod: 'email', email: 'ann@example.org' },
       });
-      expect(r.structuredContent).toEqual({ name: 'Ann', address: { city: 'X' } });
+      expect(r.structuredContent).toEqual({
+        name: 'Ann',
+        address: { city: 'X' },
+        contactMethod: 'email',
+        phone: null,
+        email: 'ann@example.org',
+      });
       expect(JSON.parse(blocks(r)[0]!.text!)).toEqual(r.structuredContent);
       const bad = await c.callTool({ name: 'json_schema_2020_12_tool', arguments: { address: { city: 5 } } });
       expect(errCode(bad)).toBe('invalid_arguments');
+      // if/then/else: contactMethod phone needs a phone, whatever else is given.
+      const noPhone = await c.callTool({
+        name: 'json_schema_2020_12_tool',
+        arguments: { contactMethod: 'phone', email: 'ann@example.org' },
+      });
+      expect(errCode(noPhone)).toBe('invalid_arguments');
     } finally {
       await c.close();
     }
@@ -154,6 +166,10 @@ describe.each(['stdio', 'http'] as const)('serve over %s', (kind) => {
       c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
         logs.push(n.params);
       });
+      // Until the client sets a level, no log message is sent at all.
+      await c.callTool({ name: 'test_tool_with_logging', arguments: {} });
+      await c.ping();
+      expect(logs).toEqual([]);
       await c.setLoggingLevel('warning');
       await c.callTool({ name: 'test_tool_with_logging', arguments: {} });
       await c.ping(); // notifications sent before the result have been delivered by now

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pruneSessions, recordSessionEvent, SESSION_MAX_AGE_MS } from '../../src/policy/session.js';
-import { addFound, MAX_FOUND } from '../../src/serve/server.js';
+import { addFound, MAX_FOUND } from '../../src/serve/session.js';
 import { tempProject } from '../helpers.js';
 import { httpServe, stdioClient } from './fixtures.js';
 

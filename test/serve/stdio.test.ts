@@ -57,7 +57,7 @@ describe('toolbox serve --expose search (stdio)', () => {
     expect(errCode(bad)).toBe('invalid_arguments');
   });
 
-  it('permission denial and unknown tools come back as isError results, not protocol errors', async () => {
+  it('permission denial and unknown ids given to call_tool are isError results; an unknown tool name is a protocol error', async () => {
     const denied = await c.client.callTool({
       name: 'call_tool',
       arguments: { id: 'admin_secret', arguments: { text: 'x' } },
@@ -68,6 +68,11 @@ describe('toolbox serve --expose search (stdio)', () => {
     expect(errCode(direct)).toBe('permission_denied');
     const unknown = await c.client.callTool({ name: 'call_tool', arguments: { id: 'ech_text', arguments: {} } });
     expect(errCode(unknown)).toBe('unknown_tool');
+    // Called by a name the registry does not have, the call itself is wrong: a protocol error (MCP:
+    // "Unknown tool", -32602), with the names it may have meant.
+    const err = await c.client.callTool({ name: 'ech_text', arguments: {} }).catch((e: unknown) => e);
+    expect((err as { code?: number }).code).toBe(-32602);
+    expect(String((err as Error).message)).toMatch(/Unknown tool: ech_text.*echo_text/);
     const noId = await c.client.callTool({ name: 'call_tool', arguments: {} });
     expect(errCode(noId)).toBe('invalid_arguments');
   });
