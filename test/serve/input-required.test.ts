@@ -69,7 +69,7 @@ async function start(inputWaitMs: number) {
   const ac = new AbortController();
   let done!: Promise<void>;
   const url = await new Promise<string>((res, rej) => {
-    done = serveHttp(core, { port: 0, host: '127.0.0.1', signal: ac.signal, onListening: res });
+    done = serveHttp(core, { port: 0, host: '127.0.0.1', auth: 'none', signal: ac.signal, onListening: res });
     done.catch(rej);
   });
   stop = async () => {

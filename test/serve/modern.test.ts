@@ -60,6 +60,13 @@ const runs = (tool: string) => {
     .map((l) => JSON.parse(l) as { tool: string; outcome: string })
     .filter((c) => c.tool === tool);
 };
+/** A 2026-07-28 request by hand to a server started by httpServe (its bearer token added). */
+const post = (
+  s: { url: string; headers: Record<string, string> },
+  method: string,
+  params: Record<string, unknown> = {},
+  o: Parameters<typeof modernPost>[3] = {},
+) => modernPost(s.url, method, params, { ...o, headers: { ...s.headers, ...o.headers } });
 const text = (r: { content?: unknown }) => (r.content as { type: string; text: string }[])[0]!.text;
 
 function v2Client(auto: boolean) {
@@ -75,7 +82,7 @@ describe('the official v2 client with version negotiation (auto)', () => {
   it('over HTTP: speaks 2026-07-28, finds a tool with search_tools and calls it directly and through call_tool', async () => {
     const s = await http();
     const client = v2Client(true);
-    await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } }));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       const listed = (await client.listTools()).tools.map((t) => t.name);
@@ -101,7 +108,7 @@ describe('the official v2 client with version negotiation (auto)', () => {
   it('over HTTP: an unknown tool is a protocol error (-32602), a bad argument a tool error', async () => {
     const s = await http(['--expose', 'all']);
     const client = v2Client(true);
-    await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } }));
     try {
       const err = await client.callTool({ name: 'add_numberz', arguments: {} }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProtocolError);
@@ -146,7 +153,7 @@ describe('the official v2 client in its default mode (2025-11-25)', () => {
     client.setNotificationHandler('notifications/tools/list_changed', async () => {
       changed++;
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } }));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
       await client.callTool({ name: 'search_tools', arguments: { query: 'add two numbers', top: 1 } });
@@ -164,8 +171,8 @@ describe('the official v2 client in its default mode (2025-11-25)', () => {
 describe('the 2026-07-28 wire', () => {
   it('tools/list carries cache hints and the same order every time; removed methods answer 404/-32601', async () => {
     const s = await http(['--expose', 'all']);
-    const a = await modernPost(s.url, 'tools/list');
-    const b = await modernPost(s.url, 'tools/list');
+    const a = await post(s, 'tools/list');
+    const b = await post(s, 'tools/list');
     expect(a.status).toBe(200);
     const result = a.final!.result as { tools: { name: string }[]; ttlMs: number; cacheScope: string };
     expect(result.ttlMs).toBeGreaterThan(0);
@@ -174,13 +181,13 @@ describe('the 2026-07-28 wire', () => {
     expect(names).toEqual([...names].sort());
     expect((b.final!.result as typeof result).tools.map((t) => t.name)).toEqual(names);
     for (const method of ['initialize', 'ping', 'logging/setLevel']) {
-      const r = await modernPost(s.url, method);
+      const r = await post(s, method);
       expect(r.status).toBe(404);
       expect(r.final!.error.code).toBe(-32601);
     }
     // A request without the envelope's required fields: -32602 and 400.
-    const noCaps = await modernPost(
-      s.url,
+    const noCaps = await post(
+      s,
       'tools/list',
       {},
       { meta: { 'io.modelcontextprotocol/clientCapabilities': undefined } },
@@ -188,7 +195,7 @@ describe('the 2026-07-28 wire', () => {
     expect(noCaps.status).toBe(400);
     expect(noCaps.final!.error.code).toBe(-32602);
     // Mcp-Method must say what the body says.
-    const lying = await modernPost(s.url, 'tools/list', {}, { headers: { 'mcp-method': 'tools/call' } });
+    const lying = await post(s, 'tools/list', {}, { headers: { 'mcp-method': 'tools/call' } });
     expect(lying.status).toBe(400);
     expect(lying.final!.error.code).toBe(-32020);
   });
@@ -198,23 +205,18 @@ describe('the 2026-07-28 wire', () => {
     const logs = (r: { messages: Record<string, any>[] }) =>
       r.messages.filter((m) => m.method === 'notifications/message').map((m) => m.params.data as string);
     const elicit = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
-    const none = await modernPost(
-      s.url,
-      'tools/call',
-      { name: 'ask_name', arguments: { greeting: 'Yo' } },
-      { meta: elicit },
-    );
+    const none = await post(s, 'tools/call', { name: 'ask_name', arguments: { greeting: 'Yo' } }, { meta: elicit });
     expect(logs(none)).toEqual([]);
     expect(none.final!.result.resultType).toBe('input_required');
-    const info = await modernPost(
-      s.url,
+    const info = await post(
+      s,
       'tools/call',
       { name: 'ask_name', arguments: { greeting: 'Yo' } },
       { meta: { ...elicit, 'io.modelcontextprotocol/logLevel': 'info' } },
     );
     expect(logs(info)).toEqual(['about to ask']);
-    const error = await modernPost(
-      s.url,
+    const error = await post(
+      s,
       'tools/call',
       { name: 'ask_name', arguments: { greeting: 'Yo' } },
       { meta: { ...elicit, 'io.modelcontextprotocol/logLevel': 'error' } },
@@ -236,13 +238,13 @@ mcp: { client_capabilities: [sampling] }
     );
     const s = await http(['--expose', 'all']);
     const before = runs('needs_sampling').length;
-    const r = await modernPost(s.url, 'tools/call', { name: 'needs_sampling', arguments: { text: 'x' } });
+    const r = await post(s, 'tools/call', { name: 'needs_sampling', arguments: { text: 'x' } });
     expect(r.status).toBe(400);
     expect(r.final!.error.code).toBe(-32021);
     expect(r.final!.error.data.requiredCapabilities).toEqual({ sampling: {} });
     expect(runs('needs_sampling').length).toBe(before);
-    const ok = await modernPost(
-      s.url,
+    const ok = await post(
+      s,
       'tools/call',
       { name: 'needs_sampling', arguments: { text: 'x' } },
       { meta: { 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } } },
@@ -259,8 +261,8 @@ describe('registry edits reach connected clients', () => {
     const seen = { modern: 0, legacy: 0 };
     modern.setNotificationHandler('notifications/tools/list_changed', async () => void seen.modern++);
     legacy.setNotificationHandler('notifications/tools/list_changed', async () => void seen.legacy++);
-    await modern.connect(new StreamableHTTPClientTransport(new URL(s.url)));
-    await legacy.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+    await modern.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } }));
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } }));
     const sub = await modern.listen({ toolsListChanged: true });
     try {
       // Give the 2025 client's GET stream a moment to open (it carries notifications outside a call).
