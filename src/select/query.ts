@@ -4,7 +4,8 @@
 import type { DocStats, LexicalIndex } from './model.js';
 import { docTermWeight, idf, KIND_WEIGHT, RANK, type RankParams } from './model.js';
 import { tokenize } from './tokenize.js';
-import { glossStems, hasHan, segment } from './translate.js';
+import { glossStems, hasHan, segment, zhWords } from './translate.js';
+import { stem } from './stem.js';
 
 /** Weighted query terms: term -> weight. */
 export class Query extends Map<string, number> {
@@ -32,13 +33,23 @@ export function parseQuery(text: string, weight = 1, into: Query = new Query(), 
     if ((into.get(t.term) ?? 0) < w) into.set(t.term, w);
   }
   if (derived > 0 && hasHan(text)) {
-    for (const run of text.normalize('NFKC').match(/\p{sc=Han}+/gu) ?? []) {
+    const norm = text.normalize('NFKC');
+    for (const run of norm.match(/\p{sc=Han}+/gu) ?? []) {
       for (const word of segment(run)) {
         if (!into.has(word) || into.context.has(word)) continue; // a stop word, or only context
         const stems = glossStems(word);
         const w = (derived * weight) / Math.sqrt(stems.length || 1);
         for (const s of stems) into.derive(s, w, word);
       }
+    }
+    // English words in a Chinese query ("把这个 file 上传到 cloud"): their Chinese renderings stand in
+    // for them, as English glosses stand in for Chinese words, so they meet Chinese tools directly.
+    // Each at the full derived weight: of the several renderings a registry mostly has one or two,
+    // and spreading the weight over all (as glosses are) left mixed queries 0.02–0.03 further behind.
+    for (const word of norm.toLowerCase().match(/[a-z]+/g) ?? []) {
+      const own = stem(word);
+      if (!into.has(own) || into.context.has(own) || into.source.has(own)) continue;
+      for (const z of zhWords(word)) into.derive(z, derived * weight, own);
     }
   }
   return into;

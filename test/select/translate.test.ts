@@ -194,3 +194,53 @@ describe('translation in ranking', () => {
     expect([s2[0], s2[2]]).toEqual([0, 0]);
   });
 });
+
+describe('English words in a Chinese query (code-mixing)', () => {
+  it('has a sorted reverse glossary of one-word English senses', async () => {
+    const { BACK_FILE, headwords } = await import('../../src/select/lexicon.js');
+    const lines = readFileSync(BACK_FILE, 'utf8').trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(10_000);
+    const bad = lines.filter((l, i) => {
+      const [w, heads] = l.split('\t') as [string, string];
+      const sorted = i === 0 || Buffer.compare(Buffer.from(lines[i - 1]!.split('\t')[0]!), Buffer.from(w)) === -1;
+      return !/^[a-z]+$/.test(w) || !sorted || !heads.split('|').every((h) => /^\p{sc=Han}{1,2}$/u.test(h));
+    });
+    expect(bad).toEqual([]);
+    expect(headwords('upload')).toEqual(['上传', '上载']);
+    expect(headwords('file')).toContain('文件');
+    expect(headwords('zzzz')).toEqual([]);
+  });
+
+  it("renders an English word of a Chinese query in Chinese, standing in for it; English queries don't", async () => {
+    const { parseQuery } = await import('../../src/select/query.js');
+    const q = parseQuery('帮我把这个 file 上传到 cloud');
+    expect(q.source.get('文件')).toBe('file');
+    expect(q.source.get('云')).toBe('cloud');
+    expect(q.get('文件')).toBe(1);
+    expect(parseQuery('upload this file to the cloud').has('文件')).toBe(false);
+    expect(parseQuery('帮我把这个 file 上传到 cloud', 1, undefined, 0).has('文件')).toBe(false);
+  });
+
+  it('finds a Chinese tool for a code-mixed query as for the pure Chinese one', async () => {
+    const { docStats } = await import('../../src/select/model.js');
+    const { buildIndex } = await import('../../src/select/lex-build.js');
+    const { parseQuery, scoreAll } = await import('../../src/select/query.js');
+    const tool = (id: string, description: string) =>
+      ({ id, name: id, description, schema: {}, loader: 'command', loader_config: { argv: ['true'] } }) as Parameters<
+        typeof docStats
+      >[0];
+    const tools = [
+      tool('t1', '把本地文件上传到云端存储'),
+      tool('t2', '发送电子邮件给联系人'),
+      tool('t3', '查询城市天气'),
+    ];
+    const ix = buildIndex(tools.map(docStats));
+    const best = (q: string) => {
+      const s = scoreAll(ix, parseQuery(q));
+      return [...s.keys()].sort((a, b) => s[b]! - s[a]!)[0];
+    };
+    expect(best('帮我把这个文件上传到云端')).toBe(0);
+    expect(best('帮我把这个 file 上传到 cloud')).toBe(0);
+    expect(best('给同事发一封 email')).toBe(1);
+  });
+});
