@@ -7,8 +7,6 @@ import { inertSink, jsonText } from './output/inert.js';
 import { shutdownTelemetry, takeTelemetryWarning } from './telemetry/state.js';
 import { takeStateWarnings } from './util/state.js';
 
-export const INTERNAL_ERROR_EXIT = ExitCode.internal;
-
 const VERSION_FLAGS = new Set(['--version', '-V', '--json', '--no-color', '--verbose', '-v']);
 
 /** Write an error for humans (stderr text) or machines (one JSON object on stderr). */
@@ -119,13 +117,13 @@ function handleError(e: unknown, io: IO, flags: { json: boolean; verbose: boolea
   reportError(
     io,
     new ToolboxError('internal_error', `internal error: ${internal.message}`, {
-      exitCode: INTERNAL_ERROR_EXIT,
+      exitCode: ExitCode.internal,
       hint: 'This is a bug in toolbox. Re-run with --verbose for the stack and report it.',
     }),
     flags,
   );
   if (flags.verbose && e instanceof Error && e.stack) io.stderr.write(e.stack + '\n');
-  return INTERNAL_ERROR_EXIT;
+  return ExitCode.internal;
 }
 
 /** A write to stdout or stderr failed (not EPIPE, which is a reader that left). */

@@ -2,7 +2,7 @@
 // the direct path, so every refusal here is invisible to the user but for --verbose).
 import { isAbsolute } from 'node:path';
 
-/** One `select` or `run` from a client (bin/daemon-call.js). */
+/** One `select` or `run` from a client (daemon/client/call.ts). */
 export interface CallRequest {
   op: 'call';
   /** Set by the client for a command that may run without waiting for its `go` (commitsUpFront). */

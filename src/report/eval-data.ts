@@ -11,7 +11,8 @@ import { FIELDS } from '../select/fields.js';
 import { openSelector, type ToolWhy } from '../select/index.js';
 import { meanMetrics, queryMetrics, type Metrics } from '../select/metrics.js';
 import { surfaceWords } from '../select/tokenize.js';
-import { bootstrap, percentile, queryLang } from './numbers.js';
+import { percentile } from '../runtime/stats.js';
+import { bootstrap, queryLang } from './numbers.js';
 
 /**
  * A tool's standing for a query: [tool, rank or null, score, why: [word as the user wrote it, field

@@ -1,7 +1,6 @@
-// Small statistics for the reports: a seeded bootstrap interval, the language of a query, and the
-// nearest-rank percentile (the one `toolbox stats` uses).
+// Small statistics for the reports: a seeded bootstrap interval and the language of a query (the
+// nearest-rank percentile is runtime/stats.ts's, the one `toolbox stats` uses).
 import type { Metrics } from '../select/metrics.js';
-export { percentile } from '../runtime/stats.js';
 
 export const METRIC_KEYS: readonly (keyof Metrics)[] = ['r@1', 'r@5', 'r@10', 'p@1', 'ndcg@10', 'mrr'];
 

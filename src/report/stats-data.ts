@@ -3,8 +3,14 @@
 // opened (the call log replayed through the breaker's own rule), refusals and sandbox tiers.
 import { afterFailure, type BreakerRecord } from '../runtime/breaker.js';
 import type { CallRecord } from '../runtime/call-log.js';
-import { breakerFailure, reachedTool, summarise, type StatsSource, type ToolStats } from '../runtime/stats.js';
-import { percentile } from './numbers.js';
+import {
+  breakerFailure,
+  percentile,
+  reachedTool,
+  summarise,
+  type StatsSource,
+  type ToolStats,
+} from '../runtime/stats.js';
 
 /** Latency histogram bucket edges in ms (log-spaced); the last bucket is everything above. */
 export const LATENCY_EDGES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000];

@@ -10,7 +10,7 @@ import type { Tools } from './wrap.js';
 export type { LimitHit, ResolvedLimits, SandboxInfo, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
 export type { SandboxProcess } from './process-types.js';
 export { resolveInterpreter, type ResolvedInterpreter } from './interpreter.js';
-export { DEFAULT_LIMITS, parseDuration, parseSize, resolveLimits } from './limits.js';
+export { DEFAULT_LIMITS, parseSize, resolveLimits } from './limits.js';
 
 /** A trial run for the probe: the real call path running `true`, nothing bound, nothing to leak. */
 async function trial(tier: SandboxTier, tools: Tools): Promise<string | undefined> {

@@ -4,8 +4,6 @@ import type { SandboxPolicy } from '../contract/types.js';
 import type { ResolvedLimits } from './types.js';
 import { parseDuration } from '../util/duration.js';
 
-export { parseDuration };
-
 const MiB = 1024 * 1024;
 
 /**

@@ -51,9 +51,6 @@ export const RANK: RankParams = {
   coord: 0,
   derived: TRANSLATED_QUERY_WEIGHT,
 };
-/** @deprecated use RANK.fields */
-export const FIELD_PARAMS = RANK.fields;
-export const K1 = RANK.k1;
 
 /**
  * Version of the document analysis (tokeniser, fields, translation): cached term statistics of

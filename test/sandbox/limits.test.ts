@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, parseDuration, parseSize, resolveLimits } from '../../src/sandbox/index.js';
+import { DEFAULT_LIMITS, parseSize, resolveLimits } from '../../src/sandbox/index.js';
+import { parseDuration } from '../../src/util/duration.js';
 import { ToolboxError } from '../../src/errors.js';
 
 const MiB = 1024 * 1024;
