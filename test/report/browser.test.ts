@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { cli } from '../helpers.js';
 import { haveChromium, keepScreenshot, launch, openReport } from './browser.js';
@@ -8,6 +10,7 @@ import { HOSTILE_DESCRIPTION, reportProject } from './fixture.js';
 
 // CI installs chromium (.ci/run); elsewhere a machine without it skips these, saying so.
 const CI = Boolean(process.env.CI);
+const EVAL = ['eval', 'cases.jsonl', '--no-examples'];
 if (!haveChromium && !CI) console.warn('report browser tests skipped: no /usr/bin/chromium');
 
 describe.skipIf(!haveChromium && !CI)('the HTML reports in headless Chromium', () => {
@@ -94,6 +97,46 @@ describe.skipIf(!haveChromium && !CI)('the HTML reports in headless Chromium', (
     await keepScreenshot(page, 'eval-report.png');
     expect(errors).toEqual([]);
     expect(requests).toEqual([url]);
+  }, 60_000);
+
+  it('even script running inside the page cannot call home: the CSP refuses fetch and images, Trusted Types refuse markup', async () => {
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      expect((await cli([...EVAL, '--report', 'home.html'], { cwd: fx.dir })).code).toBe(0);
+      const { page, errors } = await openReport(browser, join(fx.dir, 'home.html'));
+      // What a bug (or injected code) could try. page.evaluate runs in the page, under its CSP.
+      const outcome = await page.evaluate(async (u) => {
+        const fetched = await fetch(u).then(
+          () => 'fetched',
+          () => 'refused',
+        );
+        const img = new Image();
+        const loaded = await new Promise((r) => {
+          img.onload = () => r('loaded');
+          img.onerror = () => r('refused');
+          img.src = `${u}img`;
+        });
+        let markup = 'refused';
+        try {
+          document.body.insertAdjacentHTML('beforeend', '<b>x</b>');
+          markup = 'parsed';
+        } catch {
+          /* Trusted Types */
+        }
+        return { fetched, loaded, markup };
+      }, `http://127.0.0.1:${port}/`);
+      expect(outcome).toEqual({ fetched: 'refused', loaded: 'refused', markup: 'refused' });
+      expect(errors.some((e) => /Content Security Policy/i.test(e))).toBe(true);
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
   }, 60_000);
 
   it('eval --compare: the changed queries with the contract field that caused them, in dark mode', async () => {
