@@ -173,7 +173,8 @@ export async function evaluate(
   const ranker = opts.ranker ?? 'toolbox';
   let rank: (q: string) => Promise<string[]>;
   // The toolbox ranker's last answer and how to explain a tool outside it (a miss's detail is built
-  // from the very ranking the metrics were computed on).
+  // from the very ranking the metrics were computed on: a query ranked some other way, such as an
+  // example left out of its own tool, must be explained that same way).
   let last: ToolWhy[] = [];
   let explainTools: ((q: string, ids: string[]) => ToolWhy[]) | undefined;
   let ids: Set<string>;
