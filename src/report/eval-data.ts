@@ -137,19 +137,29 @@ export async function buildEvalData(input: EvalDataInput): Promise<EvalReportDat
 
   const standing = (q: string) => {
     const words = surfaceWords(q);
+    // Terms shown as the user's words: several terms can be one word (a Chinese word and the English
+    // stems it was translated to), so they are merged, their fields and scores added up.
+    const byWord = (why: ToolWhy['why']) => {
+      const out = new Map<string, [string, number, number]>();
+      for (const w of why) {
+        const word = w.via ?? words.get(w.term) ?? w.term;
+        const mask = w.fields.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0);
+        const had = out.get(word);
+        if (had) {
+          had[1] |= mask;
+          had[2] += w.score;
+        } else out.set(word, [word, mask, w.score]);
+      }
+      return [...out.values()]
+        .sort((a, b) => b[2] - a[2])
+        .slice(0, MAX_WHY)
+        .map(([word, mask, score]): [string, number, number] => [word, mask, round(score)]);
+    };
     return (t: ToolWhy | Omit<ToolWhy, 'why'>): Standing => [
       ref(t.id),
       t.rank,
       round(t.score),
-      !('why' in t)
-        ? null
-        : t.why
-            .slice(0, MAX_WHY)
-            .map((w) => [
-              w.via ?? words.get(w.term) ?? w.term,
-              w.fields.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0),
-              round(w.score),
-            ]),
+      'why' in t ? byWord(t.why) : null,
     ];
   };
   const misses = report.misses.map((m: EvalMiss) => {

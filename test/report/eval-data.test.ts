@@ -52,6 +52,9 @@ describe('eval report data', () => {
     const field = (mask: number) => d.fields.filter((_, i) => mask & (1 << i));
     expect(storm.above[0]![3].some((w) => field(w[1]).includes('description'))).toBe(true);
     expect(storm.wanted.map((s) => [id(s[0]), s[1]])).toEqual([['query_weather', 2]]);
+    // One chip per word: a word and the stems it was translated to are one entry, fields merged.
+    for (const m of d.misses)
+      for (const s of [...m.above, ...m.wanted]) expect(new Set(s[3]!.map((w) => w[0])).size).toBe(s[3]!.length);
     const zebra = d.misses.find((m) => m.q === 'zebra quokka')!;
     expect(zebra).toMatchObject({ rank: null, above: [], file: 'cases.jsonl', line: 3, lang: 'en' });
     expect(zebra.wanted.map((s) => [id(s[0]), s[1], s[3]])).toEqual([['read_file', null, []]]);
