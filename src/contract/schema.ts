@@ -1,4 +1,4 @@
-import type { JsonSchema, LoaderType } from './types.js';
+import { VERSION_FLAGS, type JsonSchema, type LoaderType } from './types.js';
 
 const templated = { type: 'string', minLength: 1 };
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
@@ -102,6 +102,11 @@ export const loaderConfigSchemas: Record<LoaderType, JsonSchema> = {
           name: { type: 'string', minLength: 1 },
           version: { type: 'string', minLength: 1 },
           integrity: { type: 'string', description: 'npm lockfile integrity (sha512-…) or sha256-… of the wheel.' },
+          files: {
+            type: 'string',
+            pattern: '^sha256-',
+            description: 'sha256 of every file toolbox installed; `run --locked` refuses the server when they differ.',
+          },
         },
       },
     },
@@ -224,7 +229,12 @@ export const contractSchema: JsonSchema = {
                 type: 'object',
                 required: ['name'],
                 additionalProperties: false,
-                properties: { name: { type: 'string' }, version: { type: 'string' }, version_flag: { type: 'string' } },
+                properties: {
+                  name: { type: 'string' },
+                  version: { type: 'string' },
+                  // The probe runs a host program: its argument is one of these, never free text from a contract.
+                  version_flag: { enum: [...VERSION_FLAGS] },
+                },
               },
             ],
           },

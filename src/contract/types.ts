@@ -3,6 +3,9 @@ export type JsonSchema = { [key: string]: unknown };
 
 /** The loader types toolbox knows. Adding one: a file in src/loaders/ and a line in its map. */
 export const LOADER_TYPES = ['python_function', 'node_module', 'command', 'http', 'mcp'] as const;
+
+/** The flags a `requires.bins` version probe may use: it runs a host program, so never free text from a contract. */
+export const VERSION_FLAGS = ['--version', '-version', '-V', '-v', 'version'] as const;
 export type LoaderType = (typeof LOADER_TYPES)[number];
 
 export interface PythonFunctionConfig {

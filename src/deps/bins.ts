@@ -1,10 +1,14 @@
 /**
  * Executables: on PATH (or at a path relative to the project root), optionally at a minimum
- * version read from `<bin> --version` (first version-looking token, compared with semver).
+ * version read from `<bin> --version` (first version-looking token, compared with semver). The
+ * version probe runs in the sandbox, with one of a fixed set of flags, and never for a program
+ * that is a file of the project (that one is checked for existence only).
  */
-import type { BinRequirement } from '../contract/types.js';
 import type { RequirementResult } from './types.js';
-import { runProcess, which, type Watch } from './util.js';
+import { realpathSync } from 'node:fs';
+import { sep } from 'node:path';
+import { VERSION_FLAGS, type BinRequirement } from '../contract/types.js';
+import { which, type Watch } from './util.js';
 
 /** Debian package names of common executables, for `apt-get install` hints. */
 const APT: Record<string, string> = {
@@ -81,6 +85,39 @@ export function versionToken(text: string): string | undefined {
   return /\d+\.\d+(?:\.\d+)?/.exec(text)?.[0] ?? /\b\d+\b/.exec(text)?.[0];
 }
 
+/** `file` (after symlinks) lies in `root` (after symlinks). */
+function inside(file: string, root: string): boolean {
+  try {
+    const f = realpathSync(file);
+    const r = realpathSync(root);
+    return f === r || f.startsWith(r + sep);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * `<program> <flag>` in the sandbox (network closed, 10 s): what it printed, or why it could not run.
+ * The program is a host program (never a project file) and the flag one of VERSION_FLAGS.
+ */
+async function probeVersion(path: string, flag: string): Promise<{ text: string; error?: string }> {
+  const { resolveInterpreter, runSandboxed, DEFAULT_LIMITS } = await import('../sandbox/index.js');
+  try {
+    const prog = await resolveInterpreter(path);
+    const r = await runSandboxed({
+      command: prog.path,
+      args: [flag],
+      env: {},
+      readOnlyPaths: prog.readOnlyPaths,
+      network: false,
+      limits: { ...DEFAULT_LIMITS, timeoutMs: 10_000 },
+    });
+    return { text: `${r.stdout}\n${r.stderr}`, ...(r.limit ? { error: `stopped: ${r.limit}` } : {}) };
+  } catch (e) {
+    return { text: '', error: (e as Error).message };
+  }
+}
+
 /** Check one executable. */
 export async function checkBin(
   req: BinRequirement,
@@ -111,16 +148,30 @@ export async function checkBin(
       detail: `'${req.version}' is not a version range`,
       fix: "fix requires.bins: use a range such as '>=2.30'",
     };
+  // A program of the project is never run to ask its version (toolbox would run the project's code
+  // outside any tool call): its presence is what is checked.
+  if (req.name.includes('/') || inside(path, root))
+    return {
+      ...row,
+      detail: `version not checked: ${req.name} is a file of the project, which toolbox does not run to ask`,
+    };
   const flag = req.version_flag ?? '--version';
-  const r = await runProcess(path, flag.split(/\s+/).filter(Boolean), { env, cwd: root, timeoutMs: 10_000 });
-  const token = versionToken(`${r.stdout}\n${r.stderr}`);
+  if (!(VERSION_FLAGS as readonly string[]).includes(flag))
+    return {
+      ...row,
+      status: 'error',
+      detail: `version_flag '${flag}' is not one toolbox uses`,
+      fix: `set version_flag to one of ${VERSION_FLAGS.join(', ')} (or leave it out)`,
+    };
+  const r = await probeVersion(path, flag);
+  const token = versionToken(r.text);
   const coerced = token ? semver.coerce(token) : null;
   if (!coerced) {
     return {
       ...row,
       status: 'error',
       detail: `'${req.name} ${flag}' printed no version${r.error ? ` (${r.error})` : ''}`,
-      fix: `set version_flag to the flag that prints ${req.name}'s version`,
+      fix: `set version_flag to the flag that prints ${req.name}'s version (${VERSION_FLAGS.join(', ')})`,
     };
   }
   row.found = token!;

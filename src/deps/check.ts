@@ -54,7 +54,7 @@ export async function checkDeps(project: Project, entries: ToolEntry[], opts: Ch
       const lines = [...g.lines.values()];
       const index = new Map(lines.map((l, i) => [l.line, i]));
       try {
-        reports.set(cmd, { report: await runChecker(cmd, lines, env, project.root), index });
+        reports.set(cmd, { report: await runChecker(cmd, lines), index });
       } catch (e) {
         reports.set(cmd, { error: (e as Error).message, index });
       }

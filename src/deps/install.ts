@@ -1,18 +1,27 @@
 /**
- * `toolbox deps --install`: a venv per Python tool under .toolbox/envs/<id>/, made with the
- * interpreter the tool would otherwise run with, and the declared requirements pip-installed into
- * it. The marker file is written only after pip succeeds; from then on `toolInterpreter` (the
- * python loader) and the check use the venv.
+ * `toolbox deps --install`: a venv per Python tool under .toolbox/envs/<id>/, made fresh each time
+ * by the interpreter the tool would otherwise run with, and the declared requirements pip-installed
+ * into it. Nothing that was in the folder before is reused or run (a repository can ship one): the
+ * old folder is moved aside, the new one made by toolbox, and the old one deleted once pip has
+ * succeeded (or put back when it failed). Only a trusted interpreter runs here (host-process.ts:
+ * a system or pyenv/asdf/uv binary, in isolated mode), acting as the new venv's Python; pip gets
+ * only what pip-plan.ts accepts, and `--only-binary :all:` unless the user passed --allow-local.
+ * From then on `toolInterpreter` (the python loader) and the check use the venv.
  */
-import { existsSync } from 'node:fs';
+import { lstatSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
-import { writeFileAtomic } from '../util/fs.js';
 import { checkState } from '../util/state.js';
+import { resolveInterpreter } from '../sandbox/index.js';
+import { buildFresh } from '../util/fresh-dir.js';
+import { asVenv, runHost, trustInterpreter, type TrustedInterpreter } from '../util/host-process.js';
 import { collect } from './collect.js';
-import { ENV_MARKER, envDir, resolvePython } from './interpreter.js';
-import { runProcess, shQuote } from './util.js';
+import { recordEnv } from './env-record.js';
+import { envDir, resolvePython } from './interpreter.js';
+import { pipPlan, type PipPlan } from './pip-plan.js';
+import { shQuote } from './util.js';
 
 /** What --install did for one tool. */
 export interface InstallResult {
@@ -44,18 +53,54 @@ export async function installDeps(
   return out;
 }
 
+/** The base interpreter as one toolbox may run on the host, or why not. Resolved without running anything. */
+async function hostPython(command: string, env: NodeJS.ProcessEnv): Promise<TrustedInterpreter | string> {
+  let path: string;
+  try {
+    path = (await resolveInterpreter(command)).path;
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return (
+    trustInterpreter(path, env) ??
+    `${path} is not an interpreter toolbox runs outside the sandbox (a system Python, or one installed with pyenv, asdf or uv, that only you or root can change)`
+  );
+}
+
+/** The requirements file toolbox writes for pip: only the lines pip-plan.ts accepted. */
+function planFiles(plan: PipPlan): { dir: string; args: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'toolbox-pip-'));
+  const args: string[] = [];
+  const write = (name: string, flag: string, lines: { text: string }[]) => {
+    if (!lines.length) return;
+    writeFileSync(join(dir, name), lines.map((l) => l.text).join('\n') + '\n');
+    args.push(flag, join(dir, name));
+  };
+  write('requirements.txt', '-r', plan.requirements);
+  write('constraints.txt', '-c', plan.constraints);
+  return { dir, args: [...args, ...plan.options] };
+}
+
 async function installOne(
   project: Project,
   entry: ToolEntry,
   env: NodeJS.ProcessEnv,
-  signal?: AbortSignal,
-  allowLocal = false,
+  signal: AbortSignal | undefined,
+  allowLocal: boolean,
 ): Promise<InstallResult> {
   const id = entry.contract.id;
   const decl = collect(project, entry);
   const lines = decl.python.lines.filter((l) => l.name.toLowerCase() !== 'python');
+  const plan = pipPlan(entry.contract.requires?.python, entry.file);
+  if (plan.refused && !allowLocal)
+    return {
+      id,
+      status: 'failed',
+      error: `${plan.refused.where}: '${plan.refused.raw}': ${plan.refused.why}; refused (pip would run or fetch what the project chose outside the sandbox)`,
+      fix: 're-run with `toolbox deps --install --allow-local` only if you trust this project (or ship wheels)',
+    };
   if (lines.length === 0 && !decl.python.requirementsFile) return { id, status: 'skipped' };
-  const absent = lines.find((l) => l.localPath && !existsSync(l.localPath));
+  const absent = lines.find((l) => l.localPath && !/^\w+:\/\//.test(l.localPath) && !existsAt(l.localPath));
   if (absent)
     return {
       id,
@@ -63,16 +108,8 @@ async function installOne(
       error: `local requirement ${absent.localPath} does not exist`,
       fix: `fix the path '${absent.raw}' in requires.python of ${entry.file}`,
     };
-  // A local folder or sdist is built by running the project's own code (setup.py, an in-tree build
-  // backend) with the user's full rights, outside the sandbox: only when the user says so.
-  const builds = lines.find((l) => l.localPath && !/\.whl$/i.test(l.localPath));
-  if (builds && !allowLocal)
-    return {
-      id,
-      status: 'failed',
-      error: `local requirement ${builds.localPath} would be built by running the project's own code (setup.py or its build backend) outside the sandbox; refused`,
-      fix: 're-run with `toolbox deps --install --allow-local` only if you trust this project (or ship a wheel)',
-    };
+  if (!allowLocal && plan.requirements.length === 0) return { id, status: 'skipped' };
+
   const base = resolvePython(project, entry, env, { ignoreVenv: true });
   // .toolbox/envs/<id> must be toolbox's own folder (util/state.ts): never a link planted by the project.
   checkState(project.stateDir, [`envs/${id}/`]);
@@ -85,51 +122,76 @@ async function installOne(
       error: `interpreter ${base.command} not found`,
       fix: 'install python3 or set loader_config.python',
     };
-
-  const py = join(dir, 'bin', 'python');
-  if (!existsSync(py)) {
-    const r = await runProcess(base.command, ['-m', 'venv', dir], { env, cwd: project.root, signal });
-    if (r.code !== 0 || !existsSync(py)) {
-      return {
-        id,
-        status: 'failed',
-        venv: dir,
-        base: base.command,
-        error: `venv creation failed: ${tail(r.stderr || r.stdout || r.error || '')}`,
-        fix: `${base.display} -m venv ${dir}  (Debian: apt-get install python3-venv)`,
-      };
-    }
-  }
-  // pip resolves relative paths against its working folder: run it beside the file that names them.
-  const file = decl.python.requirementsFile;
-  const args = ['-m', 'pip', 'install', '--disable-pip-version-check'];
-  let cwd = dirname(entry.file);
-  if (file) {
-    args.push('-r', file);
-    cwd = dirname(file);
-  } else {
-    for (const l of lines) args.push(l.localPath && !l.line.includes('@') ? l.localPath : l.line);
-  }
-  // Only local files: do not wait on an index that may be unreachable.
-  if (lines.every((l) => l.localPath)) args.push('--no-index');
-  const r = await runProcess(py, args, { env: { ...env, PIP_REQUIRE_VIRTUALENV: '1' }, cwd, signal });
-  if (r.code !== 0) {
+  const py = await hostPython(base.command, env);
+  if (typeof py === 'string')
     return {
       id,
       status: 'failed',
       venv: dir,
       base: base.command,
-      error: `pip install failed: ${tail(r.stderr || r.stdout || r.error || '')}`,
-      fix: [py, ...args].map(shQuote).join(' '),
+      error: py,
+      fix: 'set loader_config.python to a system or pyenv/asdf/uv Python (a venv made from one works too)',
     };
-  }
-  writeFileAtomic(
-    join(dir, ENV_MARKER),
-    JSON.stringify(
-      { id, base: base.command, created: new Date().toISOString(), requirements: lines.map((l) => l.raw) },
-      null,
-      2,
-    ) + '\n',
+  const fail = (error: string, fix: string): InstallResult => ({ id, status: 'failed', venv: dir, error, fix });
+  return buildFresh(
+    dir,
+    async (): Promise<InstallResult> => {
+      const made = await runHost(py, ['-m', 'venv', dir], { env, cwd: tmpdir(), signal, timeoutMs: 300_000 });
+      if (made.code !== 0)
+        return fail(
+          `venv creation failed: ${tail(made.stderr || made.stdout || made.error || '')}`,
+          `${base.display} -m venv ${dir}  (Debian: apt-get install python3-venv)`,
+        );
+      const pipArgs = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
+      let cwd = tmpdir();
+      let cleanup = () => {};
+      if (allowLocal) {
+        // The user trusts this project: pip reads its requirements as they are (relative paths from their folder).
+        const file = decl.python.requirementsFile;
+        if (file) pipArgs.push('-r', file);
+        else for (const l of lines) pipArgs.push(l.localPath && !l.line.includes('@') ? l.localPath : l.line);
+        cwd = dirname(file ?? entry.file);
+      } else {
+        const f = planFiles(plan);
+        cleanup = () => rmSync(f.dir, { recursive: true, force: true });
+        pipArgs.push('--only-binary', ':all:', ...f.args);
+      }
+      // Only local files: do not wait on an index that may be unreachable.
+      if ((allowLocal ? lines.every((l) => l.localPath) : plan.allLocal) && !pipArgs.includes('--no-index'))
+        pipArgs.push('--no-index');
+      try {
+        const r = await runHost(asVenv(py, dir), pipArgs, {
+          env: { ...env, PIP_REQUIRE_VIRTUALENV: '1' },
+          cwd,
+          signal,
+          timeoutMs: 1_800_000,
+          path: 'absolute',
+        });
+        if (r.code !== 0)
+          return fail(
+            `pip install failed: ${tail(r.stderr || r.stdout || r.error || '')}`,
+            [join(dir, 'bin', 'python'), ...pipArgs].map(shQuote).join(' '),
+          );
+      } finally {
+        cleanup();
+      }
+      const requirements = lines.map((l) => l.raw);
+      if (!recordEnv(dir, { id, base: py.path, created: new Date().toISOString(), requirements }))
+        return fail(
+          'no safe cache folder (~/.cache/toolbox) to record that toolbox made this venv',
+          'make ~/.cache/toolbox a folder of yours (mode 0700)',
+        );
+      return { id, status: 'installed', venv: dir, base: py.path };
+    },
+    (r) => r.status === 'installed',
   );
-  return { id, status: 'installed', venv: dir, base: base.command };
+}
+
+function existsAt(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }

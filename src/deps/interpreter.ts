@@ -8,10 +8,10 @@ import { join, resolve } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import { displayPath } from '../util/paths.js';
+import { ENV_MARKER, envIsOurs } from './env-record.js';
 import { which, type Watch, watchFile } from './util.js';
 
-/** Marker written into a tool's venv once `deps --install` has finished. */
-export const ENV_MARKER = 'toolbox-env.json';
+export { ENV_MARKER };
 
 /** The folder of a tool's isolated environment. */
 export function envDir(project: Project, id: string): string {
@@ -24,12 +24,13 @@ const venvPython = (dir: string): string | undefined =>
   );
 
 /**
- * The venv interpreter `toolbox deps --install` made for this tool, when it finished installing;
- * undefined otherwise. Cheap (two stats): the python loader calls it for every load.
+ * The venv interpreter `toolbox deps --install` made for this tool, when it finished installing and
+ * the user's cache says toolbox made that very folder (env-record.ts); undefined otherwise (a
+ * `.toolbox/envs/<id>/` a repository shipped is ignored). Cheap: the python loader calls it for every load.
  */
 export function toolInterpreter(project: Project, entry: ToolEntry): string | undefined {
   const dir = envDir(project, entry.contract.id);
-  if (!existsSync(join(dir, ENV_MARKER))) return undefined;
+  if (!existsSync(join(dir, ENV_MARKER)) || !envIsOurs(dir)) return undefined;
   return venvPython(dir);
 }
 

@@ -3,12 +3,14 @@
  * verdict per line, by `packaging` inside the interpreter or, without it, by @renovatebot/pep440
  * here with markers evaluated against the interpreter's reported environment.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { codePath } from '../util/assets.js';
 import type { Interpreter } from './interpreter.js';
 import { evaluateMarker, parsePep508, specifierContains } from './pep508.js';
 import type { PyLine } from './requirements-txt.js';
 import type { RequirementResult } from './types.js';
-import { runProcess, shQuote } from './util.js';
+import { shQuote } from './util.js';
 
 /** What the checker reports for one line. */
 interface LineReport {
@@ -35,23 +37,39 @@ export interface CheckerReport {
 
 const CHECKER = codePath('deps', 'checker.py');
 
-/** Run the checker once with all `lines` (deduplicated by the caller). Throws a readable Error. */
-export async function runChecker(
-  python: string,
-  lines: PyLine[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): Promise<CheckerReport> {
+/**
+ * Run the checker once with all `lines` (deduplicated by the caller), inside the sandbox: the
+ * interpreter may be a project's venv, and starting Python there runs its site-packages' .pth files.
+ * It sees what the tool will see (the interpreter's prefix, not the network or the user's site).
+ * Throws a readable Error.
+ */
+export async function runChecker(python: string, lines: PyLine[]): Promise<CheckerReport> {
   const input = JSON.stringify({ reqs: lines.map((l) => ({ line: l.line, name: l.name })) });
-  const r = await runProcess(python, [CHECKER], { env, cwd, input, timeoutMs: 60_000 });
-  if (r.code === 0) {
+  const { resolveInterpreter, runSandboxed, DEFAULT_LIMITS } = await import('../sandbox/index.js');
+  let interp;
+  try {
+    interp = await resolveInterpreter(python);
+  } catch (e) {
+    throw new Error(`cannot run ${python}: ${(e as Error).message}`, { cause: e });
+  }
+  const venv = dirname(dirname(python));
+  const r = await runSandboxed({
+    command: interp.path,
+    args: ['-B', CHECKER],
+    env: { PYTHONUTF8: '1', PYTHONDONTWRITEBYTECODE: '1' },
+    readOnlyPaths: [dirname(CHECKER), ...interp.readOnlyPaths, ...(existsSync(join(venv, 'pyvenv.cfg')) ? [venv] : [])],
+    network: false,
+    limits: { ...DEFAULT_LIMITS, timeoutMs: 60_000 },
+    stdin: input,
+  });
+  if (r.exitCode === 0) {
     try {
       return JSON.parse(r.stdout) as CheckerReport;
     } catch {
       /* reported below */
     }
   }
-  const why = r.error ?? (r.stderr.trim().split('\n').pop() || `exit ${r.code}`);
+  const why = r.limit ? `stopped: ${r.limit}` : r.stderr.trim().split('\n').pop() || `exit ${r.exitCode ?? r.signal}`;
   throw new Error(`cannot run ${python}: ${why}`);
 }
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { findOnPath, isExecutableFile } from '../util/which.js';
@@ -40,57 +39,4 @@ export function which(cmd: string, env: NodeJS.ProcessEnv, base: string, watch?:
 /** Quote one word for a POSIX shell, only when it needs it. */
 export function shQuote(s: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The outcome of a small helper process (a version query, the checker, pip). */
-export interface ProcResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  error?: string;
-}
-
-/** Run a program to completion without a shell; never throws. */
-export function runProcess(
-  cmd: string,
-  args: string[],
-  opts: { env: NodeJS.ProcessEnv; cwd: string; input?: string; timeoutMs?: number; signal?: AbortSignal },
-): Promise<ProcResult> {
-  return new Promise((res) => {
-    let stdout = '';
-    let stderr = '';
-    let settled = false;
-    const done = (r: ProcResult) => {
-      if (!settled) {
-        settled = true;
-        res(r);
-      }
-    };
-    let child;
-    try {
-      child = spawn(cmd, args, {
-        env: opts.env,
-        cwd: opts.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        timeout: opts.timeoutMs,
-        signal: opts.signal,
-        killSignal: 'SIGKILL',
-      });
-    } catch (e) {
-      done({ code: null, stdout, stderr, error: (e as Error).message });
-      return;
-    }
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', (e) => done({ code: null, stdout, stderr, error: e.message }));
-    child.on('close', (code, sig) => done({ code, stdout, stderr, error: sig ? `killed by ${sig}` : undefined }));
-    child.stdin.on('error', () => {
-      /* the program may not read its input */
-    });
-    child.stdin.end(opts.input ?? '');
-  });
 }

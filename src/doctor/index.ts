@@ -117,7 +117,7 @@ export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): P
   } else {
     report.python = { found: true, command: py };
     try {
-      const r = await runChecker(py, [], env, opts.cwd);
+      const r = await runChecker(py, []);
       Object.assign(report.python, {
         version: r.version,
         executable: r.executable,

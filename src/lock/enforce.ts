@@ -5,6 +5,7 @@ import { ExitCode, ToolboxError } from '../errors.js';
 import { lockEntry } from './compute.js';
 import { diffEntry } from './diff.js';
 import { lockPath, readLock } from './file.js';
+import { serverFilesProblem } from './server-files.js';
 import type { LockFile } from './types.js';
 
 let cached: { file: string; key: string; lock: LockFile | undefined } | undefined;
@@ -44,7 +45,17 @@ export function assertLocked(project: Project, entry: ToolEntry): void {
   if (!locked)
     throw new ToolboxError('lock_drift', `tool '${id}' is not in toolbox.lock`, { exitCode: ExitCode.registry, hint });
   const drift = diffEntry(id, locked, lockEntry(project, entry));
-  if (drift.length === 0) return;
+  if (drift.length === 0) {
+    // A managed server: the files that will run are the ones toolbox installed and the lock pins.
+    const pkg = entry.contract.loader === 'mcp' ? entry.contract.loader_config.package : undefined;
+    const bad = pkg && typeof pkg === 'object' ? serverFilesProblem(project, pkg as { name: string }) : undefined;
+    if (bad)
+      throw new ToolboxError('server_files_changed', `tool '${id}': ${bad}`, {
+        exitCode: ExitCode.registry,
+        hint: `Import the server again (\`toolbox import mcp\` with its package), review, then \`toolbox lock\`.`,
+      });
+    return;
+  }
   const grants = drift.filter((d) => d.kind === 'grant');
   const text = drift.map((d) => d.message.replace(`${id}: `, '')).join('; ');
   throw new ToolboxError(

@@ -3,13 +3,18 @@
  * once into .toolbox/servers/<name>/ (outside the sandbox, where the registry is reachable), pinned
  * to the version that resolved, so every later start inside the sandbox needs no network.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Project } from '../config.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
-import { runProcess } from '../deps/util.js';
+import { buildFresh } from '../util/fresh-dir.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { checkState } from '../util/state.js';
+import { asVenv, runHost, trustInterpreter, type TrustedInterpreter } from '../util/host-process.js';
+import { ownedRecord, recordOwned } from '../util/owned-dirs.js';
+import { treeHash } from '../util/tree-hash.js';
+import { npmConfigArgs } from './npm-config.js';
+import { serverDirName } from '../lock/server-files.js';
 
 /** What was installed: written into each contract's loader_config.package (and toolbox.lock). */
 export interface ServerPackage {
@@ -18,6 +23,8 @@ export interface ServerPackage {
   version: string;
   /** npm: the lockfile's integrity (sha512-…); pypi: sha256 of the archive pip installed, when it reports one. */
   integrity?: string;
+  /** sha256 of every file toolbox installed (util/tree-hash.ts): checked on reuse and by `run --locked`. */
+  files?: string;
 }
 
 /** A managed server ready to start: its command relative to the project root. */
@@ -70,8 +77,7 @@ export function splitPypiSpec(spec: string): { name: string; version?: string } 
   return { name: m[1]!, version: m[2] };
 }
 
-/** The install folder's name: the package name without `@` and `/`, e.g. modelcontextprotocol-server-everything. */
-export const serverDirName = (name: string) => name.replace(/^@/, '').replace(/\//g, '-').toLowerCase();
+export { serverDirName };
 
 const rel = (project: Project, p: string) => relative(project.root, p).split(sep).join('/');
 
@@ -113,7 +119,42 @@ function npmBin(pkgJson: Record<string, unknown>, name: string, want?: string): 
   );
 }
 
-/** Install an npm package into .toolbox/servers/<name>/ with lifecycle scripts off (unless allowed). */
+const STORE = 'servers.json';
+
+/**
+ * The install at `dir` when toolbox made it and nothing in it changed since: the user's cache
+ * records the folder (util/owned-dirs.ts) and the hash of every file in it, re-computed here. A
+ * folder a repository shipped, or one edited after the install, is not reused.
+ */
+function verifiedInstall(dir: string, registry: ServerPackage['registry'], name: string): ServerPackage | undefined {
+  const rec = ownedRecord(STORE, dir);
+  const pkg = rec?.package as ServerPackage | undefined;
+  if (!pkg || pkg.registry !== registry || pkg.name !== name || typeof pkg.files !== 'string') return undefined;
+  try {
+    return treeHash(dir) === pkg.files ? pkg : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hash the fresh install and record it as toolbox's; the package gains `files`. */
+function recordInstall(dir: string, pkg: ServerPackage): ServerPackage {
+  const done = { ...pkg, files: treeHash(dir) };
+  if (!recordOwned(STORE, dir, { package: done }))
+    throw installFailed(
+      `recording the install of ${pkg.name}`,
+      { code: 1, stderr: 'no safe cache folder (~/.cache/toolbox) to record it in' },
+      'Make ~/.cache/toolbox a folder of yours (mode 0700).',
+    );
+  return done;
+}
+
+/**
+ * Install an npm package into .toolbox/servers/<name>/: a fresh folder (whatever was there is moved
+ * aside and never run), npm's project and user config out of reach (npm-config.ts), lifecycle
+ * scripts and git dependencies off unless allowed. An earlier install is reused only when toolbox
+ * recorded it and its files are unchanged.
+ */
 export async function installNpmServer(
   project: Project,
   spec: string,
@@ -124,49 +165,64 @@ export async function installNpmServer(
   checkState(project.stateDir, [`servers/${serverDirName(name)}/`]);
   const dir = join(project.stateDir, 'servers', serverDirName(name));
   const pkgFile = join(dir, 'node_modules', ...name.split('/'), 'package.json');
-  const have = readJson(pkgFile)?.version as string | undefined;
-  // Without a version an installed copy is reused (pinned); a version or tag asks the registry.
-  const needed = !have || (version !== undefined && version !== have);
+  const have = verifiedInstall(dir, 'npm', name);
+  // Without a version a verified install is reused (pinned); a version or tag asks the registry.
+  const needed = !have || (version !== undefined && version !== have.version);
+  let recorded = have;
   if (needed) {
-    mkdirSync(dir, { recursive: true });
-    // A package.json of its own, so npm never walks up into the user's project.
-    if (!existsSync(join(dir, 'package.json')))
-      writeFileAtomic(
-        join(dir, 'package.json'),
-        `${JSON.stringify({ name: `toolbox-server-${serverDirName(name)}`, private: true }, null, 2)}\n`,
-      );
-    const args = ['install', '--save-exact', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', dir];
-    if (!opts.allowScripts) args.push('--ignore-scripts');
-    const r = await runProcess('npm', [...args, version ? `${name}@${version}` : name], {
-      env: opts.env ?? process.env,
-      cwd: dir,
-      signal: opts.signal,
-      timeoutMs: 300_000,
-    });
-    if (r.code !== 0)
-      throw installFailed(
-        `npm install ${spec}`,
-        r,
-        `Check the name and version on the npm registry, then run \`npm install ${spec}\` in ${dir} to see npm's full output.`,
-      );
-  }
-  const pkg = readJson(pkgFile);
-  if (!pkg)
-    throw installFailed(
-      `npm install ${spec}`,
-      { code: 1, stderr: `${pkgFile} missing after install` },
-      'Run the install by hand to see why.',
+    const env = opts.env ?? process.env;
+    recorded = await buildFresh(
+      dir,
+      async () => {
+        mkdirSync(dir, { recursive: true });
+        // A package.json of its own, so npm never walks up into the user's project.
+        writeFileAtomic(
+          join(dir, 'package.json'),
+          `${JSON.stringify({ name: `toolbox-server-${serverDirName(name)}`, private: true }, null, 2)}\n`,
+        );
+        const cfg = npmConfigArgs(env);
+        const args = ['install', '--save-exact', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', dir];
+        args.push(...cfg.args, '--update-notifier=false');
+        if (!opts.allowScripts) args.push('--ignore-scripts', '--git=/bin/false');
+        let r;
+        try {
+          r = await runHost('npm', [...args, version ? `${name}@${version}` : name], {
+            env,
+            cwd: dir,
+            signal: opts.signal,
+            timeoutMs: 300_000,
+          });
+        } finally {
+          cfg.cleanup();
+        }
+        if (r.code !== 0)
+          throw installFailed(
+            `npm install ${spec}`,
+            r,
+            `Check the name and version on the npm registry, then run \`npm install ${spec}\` in an empty folder to see npm's full output.`,
+          );
+        const pkg = readJson(pkgFile);
+        if (!pkg)
+          throw installFailed(
+            `npm install ${spec}`,
+            { code: 1, stderr: `${pkgFile} missing after install` },
+            'Run the install by hand to see why.',
+          );
+        const lock = readJson(join(dir, 'package-lock.json'));
+        const entry = (lock?.packages as Record<string, { integrity?: string }> | undefined)?.[`node_modules/${name}`];
+        return recordInstall(dir, {
+          registry: 'npm',
+          name,
+          version: pkg.version as string,
+          ...(entry?.integrity ? { integrity: entry.integrity } : {}),
+        });
+      },
+      () => true,
     );
-  const lock = readJson(join(dir, 'package-lock.json'));
-  const entry = (lock?.packages as Record<string, { integrity?: string }> | undefined)?.[`node_modules/${name}`];
-  const bin = npmBin(pkg, name, opts.bin);
+  }
+  const bin = npmBin(readJson(pkgFile) ?? {}, name, opts.bin);
   return {
-    package: {
-      registry: 'npm',
-      name,
-      version: pkg.version as string,
-      ...(entry?.integrity ? { integrity: entry.integrity } : {}),
-    },
+    package: recorded!,
     dir,
     command: rel(project, join(dir, 'node_modules', '.bin', bin)),
     installed: needed,
@@ -174,13 +230,47 @@ export async function installNpmServer(
   };
 }
 
-const PY_META = `import importlib.metadata as m, json, sys
-d = m.distribution(sys.argv[1])
-print(json.dumps({"version": d.version, "scripts": [e.name for e in d.entry_points if e.group == "console_scripts"]}))`;
+/** The version and console scripts of an installed distribution, read from its .dist-info (nothing is run). */
+function distInfo(venv: string, name: string): { version: string; scripts: string[] } | undefined {
+  const canon = (n: string) => n.toLowerCase().replace(/[-_.]+/g, '_');
+  let site: string | undefined;
+  try {
+    const lib = join(venv, 'lib');
+    const py = readdirSync(lib).find((d) => /^python\d/.test(d));
+    site = py && join(lib, py, 'site-packages');
+  } catch {
+    return undefined;
+  }
+  if (!site) return undefined;
+  let info: string | undefined;
+  try {
+    info = readdirSync(site).find(
+      (d) => d.endsWith('.dist-info') && canon(d.replace(/-[^-]+\.dist-info$/, '')) === canon(name),
+    );
+  } catch {
+    return undefined;
+  }
+  if (!info) return undefined;
+  const read = (f: string) => {
+    try {
+      return readFileSync(join(site, info, f), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const version = /^Version:\s*(\S+)/m.exec(read('METADATA'))?.[1];
+  if (!version) return undefined;
+  const eps = read('entry_points.txt');
+  const section = /^\[console_scripts\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(eps)?.[1] ?? '';
+  const scripts = [...section.matchAll(/^\s*([^=\s#][^=]*?)\s*=/gm)].map((m) => m[1]!);
+  return { version, scripts };
+}
 
 /**
- * Install a PyPI package into a venv at .toolbox/servers/<name>/venv. Without --allow-scripts only
- * wheels are accepted (`--only-binary :all:`): building an sdist runs the package's own setup code.
+ * Install a PyPI package into a venv at .toolbox/servers/<name>/venv: a fresh folder made by a
+ * trusted Python (host-process.ts), pip run as that venv's Python in isolated mode, and only wheels
+ * (`--only-binary :all:`) without --allow-scripts: building an sdist runs the package's own setup
+ * code. What was installed is read from its .dist-info, never by running the venv's Python.
  */
 export async function installPypiServer(
   project: Project,
@@ -192,61 +282,73 @@ export async function installPypiServer(
   checkState(project.stateDir, [`servers/${serverDirName(name)}/`]);
   const dir = join(project.stateDir, 'servers', serverDirName(name));
   const venv = join(dir, 'venv');
-  const py = join(venv, 'bin', 'python');
-  const meta = async () => {
-    const r = await runProcess(py, ['-c', PY_META, name], { env, cwd: dir, signal: opts.signal });
-    return r.code === 0 ? (JSON.parse(r.stdout) as { version: string; scripts: string[] }) : undefined;
-  };
-  let info = existsSync(py) ? await meta() : undefined;
-  const needed = !info || (version !== undefined && version !== info.version);
-  let integrity: string | undefined;
+  const have = verifiedInstall(dir, 'pypi', name);
+  const needed = !have || (version !== undefined && version !== have.version);
+  let recorded = have;
   if (needed) {
-    mkdirSync(dir, { recursive: true });
-    if (!existsSync(py)) {
-      const v = await runProcess('python3', ['-m', 'venv', venv], { env, cwd: dir, signal: opts.signal });
-      if (v.code !== 0) throw installFailed('python3 -m venv', v, 'Install python3 with the venv module.');
-    }
-    const report = join(dir, 'pip-report.json');
-    const args = ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', '--report', report];
-    if (!opts.allowScripts) args.push('--only-binary', ':all:');
-    const r = await runProcess(py, [...args, version ? `${name}==${version}` : name], {
-      env,
-      cwd: dir,
-      signal: opts.signal,
-      timeoutMs: 300_000,
-    });
-    if (r.code !== 0)
-      throw installFailed(
-        `pip install ${spec}`,
-        r,
-        opts.allowScripts
-          ? `Run \`${py} -m pip install ${spec}\` to see pip's full output.`
-          : "Only wheels are installed without --allow-scripts (building from source runs the package's own code); check the name and version.",
-      );
-    const rep = readJson(report) as
-      | {
-          install?: {
-            metadata?: { name?: string };
-            download_info?: { archive_info?: { hashes?: { sha256?: string } } };
-          }[];
-        }
-      | undefined;
-    const mine = rep?.install?.find(
-      (i) => i.metadata?.name?.toLowerCase().replace(/_/g, '-') === name.toLowerCase().replace(/_/g, '-'),
+    const base = await trustedPython(env);
+    recorded = await buildFresh(
+      dir,
+      async () => {
+        mkdirSync(dir, { recursive: true });
+        const v = await runHost(base, ['-m', 'venv', venv], { env, cwd: dir, signal: opts.signal, timeoutMs: 300_000 });
+        if (v.code !== 0) throw installFailed('python3 -m venv', v, 'Install python3 with the venv module.');
+        const report = join(dir, 'pip-report.json');
+        const args = [
+          '-m',
+          'pip',
+          'install',
+          '--disable-pip-version-check',
+          '--no-input',
+          '--quiet',
+          '--report',
+          report,
+        ];
+        if (!opts.allowScripts) args.push('--only-binary', ':all:');
+        const r = await runHost(asVenv(base, venv), [...args, version ? `${name}==${version}` : name], {
+          env: { ...env, PIP_REQUIRE_VIRTUALENV: '1' },
+          cwd: dir,
+          signal: opts.signal,
+          timeoutMs: 300_000,
+          path: 'absolute',
+        });
+        if (r.code !== 0)
+          throw installFailed(
+            `pip install ${spec}`,
+            r,
+            opts.allowScripts
+              ? `Run \`python3 -m pip install ${spec}\` in a fresh venv to see pip's full output.`
+              : "Only wheels are installed without --allow-scripts (building from source runs the package's own code); check the name and version.",
+          );
+        const rep = readJson(report) as
+          | {
+              install?: {
+                metadata?: { name?: string };
+                download_info?: { archive_info?: { hashes?: { sha256?: string } } };
+              }[];
+            }
+          | undefined;
+        const canon = (n: string) => n.toLowerCase().replace(/[-_.]+/g, '-');
+        const mine = rep?.install?.find((i) => canon(i.metadata?.name ?? '') === canon(name));
+        const sha = mine?.download_info?.archive_info?.hashes?.sha256;
+        const info = distInfo(venv, name);
+        if (!info)
+          throw installFailed(
+            `pip install ${spec}`,
+            { code: 1, stderr: `${name} has no .dist-info after install` },
+            'Run the install by hand to see why.',
+          );
+        return recordInstall(dir, {
+          registry: 'pypi',
+          name,
+          version: info.version,
+          ...(sha ? { integrity: `sha256-${Buffer.from(sha, 'hex').toString('base64')}` } : {}),
+        });
+      },
+      () => true,
     );
-    const sha = mine?.download_info?.archive_info?.hashes?.sha256;
-    if (sha) integrity = `sha256-${Buffer.from(sha, 'hex').toString('base64')}`;
-    info = await meta();
-  } else {
-    integrity = readJson(join(dir, 'integrity.json'))?.integrity as string | undefined;
   }
-  if (!info)
-    throw installFailed(
-      `pip install ${spec}`,
-      { code: 1, stderr: `${name} is not importable after install` },
-      'Run the install by hand to see why.',
-    );
-  if (integrity) writeFileAtomic(join(dir, 'integrity.json'), `${JSON.stringify({ integrity })}\n`);
+  const info = distInfo(venv, name) ?? { version: recorded!.version, scripts: [] };
   const base = name.toLowerCase();
   const bin =
     opts.bin ?? (info.scripts.length === 1 ? info.scripts[0] : info.scripts.find((s) => s.toLowerCase() === base));
@@ -261,10 +363,29 @@ export async function installPypiServer(
         : 'It cannot be started as an MCP server by name.',
     );
   return {
-    package: { registry: 'pypi', name, version: info.version, ...(integrity ? { integrity } : {}) },
+    package: recorded!,
     dir,
     command: rel(project, join(venv, 'bin', bin)),
     installed: needed,
     scripts: Boolean(opts.allowScripts),
   };
+}
+
+/** python3 as found on PATH (shims followed), when it is one toolbox may run on the host. */
+async function trustedPython(env: NodeJS.ProcessEnv): Promise<TrustedInterpreter> {
+  const { resolveInterpreter } = await import('../sandbox/index.js');
+  let path: string | undefined;
+  try {
+    path = (await resolveInterpreter('python3')).path;
+  } catch (e) {
+    throw installFailed('finding python3', { code: 1, stderr: (e as Error).message }, 'Install python3.');
+  }
+  const t = trustInterpreter(path, env);
+  if (!t)
+    throw installFailed(
+      'finding python3',
+      { code: 1, stderr: `${path} is not a Python toolbox runs outside the sandbox` },
+      'Put a system Python (or one installed with pyenv, asdf or uv) first on PATH.',
+    );
+  return t;
 }

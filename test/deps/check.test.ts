@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkDeps } from '../../src/deps/check.js';
 import type { RequirementResult, ToolDeps } from '../../src/deps/types.js';
 import { tempProject } from '../helpers.js';
-import { baseEnv, contract, fakeDist, fakeNodePackage, projectAt, PY_LOADER } from './fixtures.js';
+import { baseEnv, contract, fakeDist, fakeNodePackage, makeVenv, projectAt, PY_LOADER } from './fixtures.js';
 
 const row = (t: ToolDeps, name: string, wanted?: string): RequirementResult => {
   const r = t.requirements.find((x) => x.name === name && (wanted === undefined || x.wanted === wanted));
@@ -18,10 +17,13 @@ let site: string;
 let env: NodeJS.ProcessEnv;
 beforeEach(() => {
   p = tempProject({ 'tool_registry/.keep': '' });
-  // Distributions on PYTHONPATH are "installed" for importlib.metadata: real metadata lookups, no pip.
-  site = join(p.dir, 'site');
+  // The checker runs in the sandbox and sees what a tool would: python3 is a venv first on PATH (with
+  // the system's packages, so pip is there), and a *.dist-info folder in its site-packages is an
+  // installed distribution for importlib.metadata: real metadata lookups, no pip.
+  const venv = join(p.dir, 'py');
+  site = makeVenv(venv, ['--system-site-packages']);
   fakeDist(site, 'fakepkg', '1.5');
-  env = baseEnv({ PYTHONPATH: site });
+  env = baseEnv({ PATH: `${join(venv, 'bin')}:${process.env.PATH}` });
 });
 afterEach(() => p.cleanup());
 
@@ -91,7 +93,7 @@ describe('python requirements (real interpreter, packaging inside it)', () => {
 
   it('uses loader_config.python (a venv folder relative to the project root); packaging-less fallback', async () => {
     // A venv without pip has neither packaging nor pip._vendor: versions are compared by pep440 in Node.
-    execFileSync('python3', ['-m', 'venv', '--without-pip', join(p.dir, 'venv')]);
+    fakeDist(makeVenv(join(p.dir, 'venv')), 'fakepkg', '1.5');
     p.write(
       'tool_registry/a.yaml',
       contract(

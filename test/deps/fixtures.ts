@@ -1,8 +1,8 @@
 // Small real fixtures for dependency tests: contracts, installed-looking Python distributions
-// (a *.dist-info folder on PYTHONPATH is what importlib.metadata reads), node_modules packages,
+// (a *.dist-info folder in a venv's site-packages is what importlib.metadata reads), node_modules packages,
 // and a hand-made wheel (a zip with the package, METADATA, WHEEL and RECORD).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveProject, type Project } from '../../src/config.js';
 import type { ToolEntry } from '../../src/contract/types.js';
@@ -25,6 +25,13 @@ export function fakeDist(siteDir: string, name: string, version: string): void {
   const d = join(siteDir, `${name.replace(/-/g, '_')}-${version}.dist-info`);
   mkdirSync(d, { recursive: true });
   writeFileSync(join(d, 'METADATA'), `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n`);
+}
+
+/** A venv without pip at `dir` (made by python3 on PATH); returns its site-packages folder. */
+export function makeVenv(dir: string, flags: string[] = []): string {
+  execFileSync('python3', ['-m', 'venv', '--without-pip', ...flags, dir]);
+  const lib = join(dir, 'lib');
+  return join(lib, readdirSync(lib).find((d) => d.startsWith('python'))!, 'site-packages');
 }
 
 /** node_modules/<name>/package.json under `dir`. */

@@ -199,6 +199,72 @@ export const CASES = {
     attack: 'a planted `.toolbox/calls.jsonl` carries them to `stats`',
     outcome: 'blocked',
   },
+  'interpreter-project-script': {
+    item: '23.1',
+    attack:
+      'a `loader_config.python` folder whose `bin/python3` is a script (`run`, `run --locked`, `deps`, `lock`, `doctor`)',
+    outcome: 'refused',
+  },
+  'interpreter-planted-env': {
+    item: '23.1',
+    attack: 'a repository ships `.toolbox/envs/<id>/` with a fake `bin/python3` and a marker file',
+    outcome: 'blocked',
+  },
+  'interpreter-venv-pth': {
+    item: '23.1',
+    attack: "a project venv's `.pth` file runs code when `deps` starts its Python to check packages",
+    outcome: fs,
+  },
+  'bins-version-flag': {
+    item: '23.2',
+    attack: '`requires.bins` with `version_flag: "-c__import__(\'os\').system(…)"`',
+    outcome: 'refused',
+  },
+  'bins-project-program': {
+    item: '23.2',
+    attack: '`requires.bins` names `./tools/fake` (or a project folder on `PATH`) with a version range',
+    outcome: 'blocked',
+  },
+  'install-planted-npmrc': {
+    item: '23.3',
+    attack: '`import mcp --npm` with a planted `.npmrc` (`git=`) in `.toolbox/servers/<name>/` or the project',
+    outcome: 'blocked',
+  },
+  'install-planted-package': {
+    item: '23.3',
+    attack: '`import mcp --npm` with a package planted in `.toolbox/servers/<name>/` (and a genuine-looking integrity)',
+    outcome: 'blocked',
+  },
+  'install-planted-venv': {
+    item: '23.3',
+    attack: '`import mcp -- uvx` with a planted `venv/bin/python` in `.toolbox/servers/<name>/`',
+    outcome: 'blocked',
+  },
+  'install-files-changed': {
+    item: '23.3',
+    attack: "a managed server's installed files edited after `toolbox lock`, then `run --locked`",
+    outcome: 'refused',
+  },
+  'deps-find-links': {
+    item: '23.4',
+    attack: '`deps --install` of a requirements file with `--find-links` to an sdist whose build backend runs code',
+    outcome: 'refused',
+  },
+  'deps-sdist-url': {
+    item: '23.4',
+    attack: '`deps --install` of `pkg @ http://…/pkg-1.0.tar.gz?download=1` (an sdist URL not ending in .tar.gz)',
+    outcome: 'refused',
+  },
+  'deps-env-expansion': {
+    item: '23.4',
+    attack: "a requirements file puts `${TOKEN}` in an index URL so that pip sends the user's variable there",
+    outcome: 'refused',
+  },
+  'deps-project-module': {
+    item: '23.4',
+    attack: '`deps --install` next to a planted `pip/` or `venv/` package that `python -m` would import',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;
