@@ -31,7 +31,11 @@ export function fakeDist(siteDir: string, name: string, version: string): void {
 export function makeVenv(dir: string, flags: string[] = []): string {
   execFileSync('python3', ['-m', 'venv', '--without-pip', ...flags, dir]);
   const lib = join(dir, 'lib');
-  return join(lib, readdirSync(lib).find((d) => d.startsWith('python'))!, 'site-packages');
+  return join(
+    lib,
+    readdirSync(lib).find((d) => d.startsWith('python'))!,
+    'site-packages',
+  );
 }
 
 /** node_modules/<name>/package.json under `dir`. */
