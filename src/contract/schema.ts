@@ -269,6 +269,11 @@ export const contractSchema: JsonSchema = {
           description:
             'Client capabilities the tool cannot work without: a client that did not declare them is refused before the tool runs (MCP error -32021 on 2026-07-28).',
         },
+        task: {
+          enum: ['optional', 'required'],
+          description:
+            'Calls may become MCP tasks (io.modelcontextprotocol/tasks) for clients that support them: when the tool calls background(), or when still running after a second. required: a client without tasks is refused.',
+        },
       },
     },
   },

@@ -142,6 +142,8 @@ export interface ToolContract {
 export interface McpOptions {
   /** Client capabilities the tool cannot work without (checked before it runs). */
   client_capabilities?: ('elicitation' | 'sampling' | 'roots')[];
+  /** Calls may become MCP tasks for clients that support them; `required`: only such clients may call. */
+  task?: 'optional' | 'required';
 }
 
 /** A contract together with where it came from. */

@@ -27,6 +27,11 @@ export interface ToolClient {
    * so keys must be stable when a call is run again.
    */
   ask?(questions: Question[]): Promise<unknown[]>;
+  /**
+   * The tool says the rest of the call may take long: a caller that can (an MCP client that
+   * supports tasks, for a contract that allows them) stops waiting and follows the call as a task.
+   */
+  background?(): void;
 }
 
 /** What a tool can ask its caller: MCP's server-to-client requests. */

@@ -129,6 +129,8 @@ function toolContext(channel) {
       if (!LEVELS.includes(level)) throw new TypeError(`log level must be one of ${LEVELS.join(', ')}`);
       channel.notify('log', { level, data, ...(logger ? { logger } : {}) });
     },
+    /** The rest of the call may take long: a client that supports MCP tasks follows it as a task. */
+    background: () => channel.notify('background', {}),
     // `key` names a question, so a client's answer finds it when the call runs again (MCP 2026-07-28).
     elicit: (message, requestedSchema, { key } = {}) => askOne(channel, question.elicit(message, requestedSchema, key)),
     sample: (prompt, { key, ...opts } = {}) => askOne(channel, question.sample(prompt, { ...opts, key })),
@@ -169,6 +171,7 @@ const askOne = (channel, q) => channel.ask(q);
 /** One-shot runs (toolbox run): progress and log lines go to stderr; nobody can answer questions. */
 const stderrChannel = {
   notify(method, params) {
+    if (method === 'background') return;
     const line =
       method === 'progress'
         ? `progress ${params.progress}${params.total !== undefined ? `/${params.total}` : ''} ${params.message ?? ''}`

@@ -95,6 +95,8 @@ class _StderrChannel:
     """One-shot runs (toolbox run): progress and log lines go to stderr; nobody can answer questions."""
 
     def notify(self, method, params):
+        if method == "background":
+            return
         if method == "progress":
             total = "/%s" % params["total"] if "total" in params else ""
             line = "progress %s%s %s" % (params["progress"], total, params.get("message", ""))

@@ -87,6 +87,13 @@ def log(level, data, logger=None):
         _channel.notify("log", m)
 
 
+def background():
+    """Say that the rest of this call may take long: a client that supports MCP tasks (for a contract
+    with mcp.task) stops waiting and follows the call as a task. Elsewhere it does nothing."""
+    if _channel:
+        _channel.notify("background", {})
+
+
 def elicit(message, schema, key=None):
     """Ask the user for input: returns {"action": "accept"|"decline"|"cancel", "content": {...}}.
 

@@ -14,7 +14,7 @@ export interface RunnerReply {
   cpu?: number;
   error?: { kind: string; type?: string; message: string; traceback?: string | null; rejected?: boolean };
   /** A progress or log message from the running call (worker mode). */
-  notify?: { method: 'progress' | 'log'; params: Record<string, unknown> };
+  notify?: { method: 'progress' | 'log' | 'background'; params: Record<string, unknown> };
   /** A question for the caller (elicitation, sampling); answered on the worker's stdin. */
   /** A question (method, params, optional key), or several asked together (`questions`, answered as a list). */
   ask?: {

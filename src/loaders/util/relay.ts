@@ -27,6 +27,8 @@ export function relay(reply: RunnerReply, ctx: CallContext, proc: SandboxProcess
         ...(typeof p.total === 'number' ? { total: p.total } : {}),
         ...(typeof p.message === 'string' ? { message: p.message } : {}),
       });
+    } else if (reply.notify.method === 'background') {
+      client?.background?.();
     } else if (reply.notify.method === 'log' && LOG_LEVELS.includes(p.level as LogLevel)) {
       return client?.log?.({
         level: p.level as LogLevel,
