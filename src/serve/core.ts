@@ -14,6 +14,7 @@ import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
 import { MemoryStore, type ServeStore } from './store.js';
 import { Exchanges } from './input-required.js';
+import { Tasks } from './tasks.js';
 import { publishResult } from './result-resources.js';
 import { RegistryWatcher, toolsDigest } from './watch.js';
 import { toolDef } from './definitions.js';
@@ -42,6 +43,8 @@ export interface ServeOptions {
   store?: ServeStore;
   /** How long a call waits, suspended, for a 2026-07-28 client's answers (default 2 min). */
   inputWaitMs?: number;
+  /** How long a call that may be a task runs before it becomes one, unless it went to the background (1 s). */
+  taskGraceMs?: number;
 }
 
 /** The store channel change events travel on (subscriptions/listen streams of every replica hear it). */
@@ -66,6 +69,8 @@ export class ServeCore {
   readonly store: ServeStore;
   /** Calls waiting for a 2026-07-28 client's answers (input-required results). */
   readonly inputs = new Exchanges();
+  /** Calls that became MCP tasks (their records in the store). */
+  readonly tasks: Tasks;
   /** Who calls, as input-required states record it (a state minted for one caller is refused for another). */
   readonly callerKey: string;
   /** Change events for 2026-07-28 subscriptions/listen streams, over the store's pub/sub. */
@@ -93,6 +98,7 @@ export class ServeCore {
       project.config.runtime?.pool_size ?? 4,
     );
     this.store = opts.store ?? new MemoryStore();
+    this.tasks = new Tasks(this.store);
     this.callerKey = JSON.stringify([opts.caller.user ?? null, opts.caller.role ?? null]);
     this.events = storeBus(this.store);
   }

@@ -33,7 +33,11 @@ export interface InputRequiredShape {
   requestState: string;
 }
 
-export type Event = { kind: 'done'; result: CallResult } | { kind: 'ask'; questions: Keyed[] };
+export type Event =
+  | { kind: 'done'; result: CallResult }
+  | { kind: 'ask'; questions: Keyed[] }
+  /** The tool said the rest may take long (or it ran past the grace): a task, if the call may be one. */
+  | { kind: 'background' };
 
 const SHORT: Record<Question['method'], string> = {
   'elicitation/create': 'elicitation',
@@ -86,6 +90,7 @@ export class Exchange {
       // Keys the tool did not choose are numbered per run, so a run started again numbers them alike.
       ask: (questions) =>
         this.ask(questions.map((q) => ({ ...q, key: q.key ?? `${SHORT[q.method]}-${++asked}` }) as Keyed)),
+      background: () => this.background(),
     };
     void run(client, this.abort.signal).then((result) => this.emit({ kind: 'done', result }));
   }
@@ -93,6 +98,7 @@ export class Exchange {
   /** A round arrives with answers: attach it, and let the tool go on if it has what it asked for. */
   attach(round: Round, answers: Record<string, unknown>): void {
     clearTimeout(this.timer);
+    const same = this.attached === round;
     this.attached = round;
     Object.assign(this.answers, answers);
     // Closing the request is cancelling the call (2026-07-28 Streamable HTTP; stdio sends cancelled).
@@ -100,8 +106,18 @@ export class Exchange {
       if (this.attached === round) this.cancel();
     };
     if (round.signal.aborted) onAbort();
-    else round.signal.addEventListener('abort', onAbort, { once: true });
+    else if (!same) round.signal.addEventListener('abort', onAbort, { once: true });
     if (this.waiting) this.resumeOrAsk();
+  }
+
+  /** The tool may go on in the background (it said so, or ran past the grace): tell the round. */
+  background(): void {
+    if (!this.dead) this.emit({ kind: 'background' });
+  }
+
+  /** Whether the tool is waiting for answers now. */
+  get isWaiting(): boolean {
+    return this.waiting !== undefined;
   }
 
   /** The next thing the round answers with: the call's result, or its unanswered questions. */
@@ -155,6 +171,8 @@ export class Exchange {
   }
 
   private emit(e: Event): void {
+    // A background signal nobody waits for is stale by the next round: drop it, keep the real events.
+    if (e.kind === 'background' && !this.wake) return;
     if (e.kind === 'done' && !this.attached) {
       this.dead = true; // ended while suspended (its own timeout, or cancelled): nobody to tell
       clearTimeout(this.timer);
@@ -208,7 +226,9 @@ export class Exchanges {
     secret: Buffer;
     waitMs: number;
     start: (client: ToolClient, signal: AbortSignal) => Promise<CallResult>;
-  }): Promise<CallResult | InputRequiredShape> {
+    /** The call may become a task (contract mcp.task, client declares the extension): how. */
+    task?: { afterMs: number; adopt: (ex: Exchange) => Promise<Record<string, unknown>> };
+  }): Promise<CallResult | InputRequiredShape | Record<string, unknown>> {
     const args = digest(p.args);
     const state =
       p.state === undefined ? undefined : verifyState(p.secret, p.state, { tool: p.tool, args, caller: p.caller });
@@ -221,7 +241,18 @@ export class Exchanges {
       ex.attach(p.round, {});
       ex.start(p.start);
     }
-    const e = await ex.next();
+    let e: Event;
+    for (;;) {
+      // A call that may be a task becomes one when it runs past the grace without asking.
+      const grace = p.task ? setTimeout(() => ex.background(), p.task.afterMs) : undefined;
+      e = await ex.next();
+      clearTimeout(grace);
+      if (e.kind !== 'background') break;
+      if (p.task) {
+        this.remove(ex);
+        return p.task.adopt(ex);
+      }
+    }
     if (e.kind === 'done') {
       this.remove(ex);
       return e.result;

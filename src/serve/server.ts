@@ -11,7 +11,9 @@ import type { ServeCore } from './core.js';
 import { CALL_TOOL, META_TOOLS, SEARCH_TOOL, metaToolDefs, toolDef, type McpToolDef } from './definitions.js';
 import { badRequest, errorResult, type CallResult } from './results.js';
 import type { LegacySession } from './session.js';
-import { DEFAULT_INPUT_WAIT_MS } from './input-required.js';
+import { DEFAULT_INPUT_WAIT_MS, type Exchange } from './input-required.js';
+import { addTaskHandlers, declaresTasks, needsTasks, TASK_GRACE_MS, TASKS_EXTENSION } from './tasks.js';
+import type { ToolContract } from '../contract/types.js';
 import { addResultResources } from './result-resources.js';
 import { levelFilter, pushClient, type Notifier } from './tool-client.js';
 import { traceCall } from './trace.js';
@@ -40,7 +42,12 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
   const server = new Server(
     { name: 'toolbox', version: VERSION },
     {
-      capabilities: { tools: { listChanged: true }, logging: {}, resources: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        logging: {},
+        resources: {},
+        ...(conn.era === 'modern' ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+      },
       instructions:
         core.opts.expose === 'search'
           ? `This server fronts a tool registry. Call ${SEARCH_TOOL} to find tools for a task, then call them (directly, or via ${CALL_TOOL}).`
@@ -63,8 +70,17 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
 
   addResultResources(server, core.store);
 
+  if (conn.era === 'modern') addTaskHandlers(server, core.tasks, core.callerKey, (ctx) => clientCaps(ctx));
+
+  // A 2026-07-28 client learns which tools may become tasks (execution.taskSupport); 2025 clients
+  // are not offered tasks.
+  const listed = (c: ToolContract): McpToolDef =>
+    conn.era === 'modern' && c.mcp?.task
+      ? ({ ...toolDef(c), execution: { taskSupport: c.mcp.task } } as McpToolDef)
+      : toolDef(c);
+
   server.setRequestHandler('tools/list', async () => {
-    if (core.opts.expose === 'all') return { tools: core.visibleTools().map((e) => toolDef(e.contract)) };
+    if (core.opts.expose === 'all') return { tools: core.visibleTools().map((e) => listed(e.contract)) };
     const extra: McpToolDef[] = [];
     if (conn.era === 'legacy') {
       const reg = core.registry();
@@ -106,6 +122,16 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
     }
     const refused = clientLacks(target.id, ctx);
     if (refused) return refused;
+    const task = taskPolicy(target.id);
+    if (task === 'required' && !(conn.era === 'modern' && declaresTasks(clientCaps(ctx)))) {
+      if (conn.era === 'modern') throw needsTasks(`tool '${target.id}'`);
+      return errorResult(
+        new ToolboxError('client_capability_missing', `tool '${target.id}' runs only as an MCP task`, {
+          exitCode: ExitCode.usage,
+          hint: 'Call it from a client that speaks MCP 2026-07-28 with the tasks extension.',
+        }),
+      );
+    }
     const callId = String(ctx.mcpReq.id);
     const run = (client: ToolClient, signal: AbortSignal) =>
       core.call(target.id, target.args, session, signal, client, callId, owner(ctx));
@@ -121,7 +147,23 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
       secret: await core.store.secret(),
       waitMs: core.opts.inputWaitMs ?? DEFAULT_INPUT_WAIT_MS,
       start: run,
+      ...(task && declaresTasks(clientCaps(ctx))
+        ? {
+            task: {
+              afterMs: core.opts.taskGraceMs ?? TASK_GRACE_MS,
+              adopt: (ex: Exchange) => core.tasks.adopt(ex, clientCaps(ctx), core.callerKey),
+            },
+          }
+        : {}),
     }) as Promise<CallResult>;
+  }
+
+  function taskPolicy(id: string): 'optional' | 'required' | undefined {
+    try {
+      return core.runtime.find(id).contract.mcp?.task;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Whose call it is, for the queue's fair share: the 2025 session, else the stateless client's key. */

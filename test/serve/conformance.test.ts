@@ -142,6 +142,16 @@ describe(`MCP conformance suite ${SUITE_VERSION} against serve --http`, () => {
     });
   }
 
+  it('the tasks extension scenarios pass (run, not required), but for a protocol error no tool can cause', () => {
+    const tasks = runs.get('2026-07-28')!.scenarios.filter((x) => x.scenario.startsWith('tasks-'));
+    expect(tasks.length).toBeGreaterThanOrEqual(9);
+    const bad = tasks.flatMap((x) =>
+      x.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${x.scenario}: ${c.id}`),
+    );
+    // protocol_error_job must end in a JSON-RPC error, where every failure of a toolbox tool is a tool error.
+    expect(bad).toEqual(['tasks-lifecycle: sep-2663-tasks-get-status-failed']);
+  });
+
   it('the caching scenario passes but for the prompts list toolbox does not have', () => {
     const s = scenario('2026-07-28', 'caching')!;
     const bad = s.checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'SKIPPED').map((c) => c.id);
