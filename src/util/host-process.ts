@@ -117,8 +117,9 @@ export function userInterpreterRoots(env: NodeJS.ProcessEnv = process.env): stri
 
 /**
  * A Python (or other interpreter) binary toolbox may run on the host, or undefined. Accepted: a real
- * ELF binary (no script: a script picks its own interpreter) that lives under /usr with a root-owned
- * chain that nobody else can write, or under one of the user's interpreter installs
+ * ELF binary (no script: a script picks its own interpreter) that lives directly in one of the
+ * trusted system folders with a root-owned chain that nobody else can write, or under one of the
+ * user's interpreter installs
  * (userInterpreterRoots) with every folder owned by the user or root and not writable by others.
  * A file of a project (a venv's `bin/python` that is not a symlink to one of those, a script named
  * python3) is never accepted, whoever owns it.
@@ -128,8 +129,11 @@ export function trustInterpreter(path: string, env: NodeJS.ProcessEnv = process.
   const r = real(path);
   if (!r || !isElf(r) || !isExecutableFile(r)) return undefined;
   const me = process.getuid?.();
+  // A system interpreter sits directly in one of the trusted folders (a copy anywhere else under /usr,
+  // say a project cloned into /usr/local/src as root, is root-owned too but no system program).
+  const systemDirs = TRUSTED_DIRS.map(real).filter((d): d is string => !!d);
   const ok = r.startsWith('/usr/')
-    ? rootOwnedChain(r)
+    ? systemDirs.includes(dirname(r)) && rootOwnedChain(r)
     : userInterpreterRoots(env)
         .map(real)
         .some((root) => root !== undefined && r.startsWith(root + sep)) &&
