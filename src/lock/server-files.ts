@@ -2,7 +2,7 @@
 // the hash the contract recorded when toolbox installed them (`loader_config.package.files`).
 import { join, relative } from 'node:path';
 import type { Project } from '../config.js';
-import { treeHash } from '../util/tree-hash.js';
+import { treeHashCached } from '../util/tree-hash.js';
 
 /** The install folder's name: the package name without `@` and `/`, e.g. modelcontextprotocol-server-everything. */
 export const serverDirName = (name: string) => name.replace(/^@/, '').replace(/\//g, '-').toLowerCase();
@@ -21,7 +21,7 @@ export function serverFilesProblem(project: Project, pkg: { name: string; files?
     return `the contract records no hash of the installed files of ${pkg.name} (import it again)`;
   let now: string;
   try {
-    now = treeHash(dir);
+    now = treeHashCached(dir);
   } catch {
     return `${shown} is missing (import the server again)`;
   }

@@ -27,3 +27,37 @@ export function treeHash(dir: string): string {
   walk(dir, '');
   return `sha256-${h.digest('base64')}`;
 }
+
+const memo = new Map<string, { stamp: string; hash: string }>();
+
+/**
+ * Every entry's path, kind, size, mode, inode and change time (ctime: no utimes() can set it back),
+ * as one string: the same stamp means no file was written, replaced or added since.
+ */
+function stamp(dir: string): string {
+  const h = createHash('sha1');
+  const walk = (abs: string, rel: string) => {
+    for (const name of readdirSync(abs).sort()) {
+      const a = join(abs, name);
+      const st = lstatSync(a);
+      h.update(`${rel}/${name}\0${st.mode}\0${st.size}\0${st.ino}\0${st.ctimeMs}\0${st.mtimeMs}\n`);
+      if (st.isDirectory()) walk(a, `${rel}/${name}`);
+    }
+  };
+  walk(dir, '');
+  return h.digest('base64');
+}
+
+/**
+ * treeHash(dir), reading the files again only when something in the folder changed since this
+ * process last hashed it (a walk of lstat() calls decides): for checks made on every call.
+ */
+export function treeHashCached(dir: string): string {
+  const s = stamp(dir);
+  const hit = memo.get(dir);
+  if (hit?.stamp === s) return hit.hash;
+  const hash = treeHash(dir);
+  // Stamped again after hashing: a change made while hashing is caught next time.
+  memo.set(dir, { stamp: stamp(dir) === s ? s : '', hash });
+  return hash;
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildFresh } from '../../src/util/fresh-dir.js';
 import { ownedRecord, recordOwned } from '../../src/util/owned-dirs.js';
-import { treeHash } from '../../src/util/tree-hash.js';
+import { treeHash, treeHashCached } from '../../src/util/tree-hash.js';
 import { safeNpmrcLines } from '../../src/mcp/npm-config.js';
 import { tempProject } from '../helpers.js';
 
@@ -64,6 +64,22 @@ describe('treeHash', () => {
     seen.add(treeHash(d));
     expect(seen.size).toBe(5);
     expect([...seen].every((h) => h.startsWith('sha256-'))).toBe(true);
+  });
+});
+
+describe('treeHashCached', () => {
+  it('equals treeHash, and sees a change of size, content or a file replaced with the same size', () => {
+    const p = setup();
+    const d = join(p.dir, 'pkg');
+    mkdirSync(d);
+    writeFileSync(join(d, 'a'), 'one');
+    expect(treeHashCached(d)).toBe(treeHash(d));
+    expect(treeHashCached(d)).toBe(treeHash(d));
+    writeFileSync(join(d, 'a'), 'two'); // same size: ctime changes
+    expect(treeHashCached(d)).toBe(treeHash(d));
+    rmSync(join(d, 'a'));
+    writeFileSync(join(d, 'a'), 'six');
+    expect(treeHashCached(d)).toBe(treeHash(d));
   });
 });
 
