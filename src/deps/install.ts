@@ -67,9 +67,8 @@ async function hostPython(command: string, env: NodeJS.ProcessEnv): Promise<Trus
   );
 }
 
-/** The requirements file toolbox writes for pip: only the lines pip-plan.ts accepted. */
-function planFiles(plan: PipPlan): { dir: string; args: string[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'toolbox-pip-'));
+/** The requirements file toolbox writes for pip (in its private `dir`): only the lines pip-plan.ts accepted. */
+function planFiles(plan: PipPlan, dir: string): string[] {
   const args: string[] = [];
   const write = (name: string, flag: string, lines: { text: string }[]) => {
     if (!lines.length) return;
@@ -78,7 +77,7 @@ function planFiles(plan: PipPlan): { dir: string; args: string[] } {
   };
   write('requirements.txt', '-r', plan.requirements);
   write('constraints.txt', '-c', plan.constraints);
-  return { dir, args: [...args, ...plan.options] };
+  return [...args, ...plan.options];
 }
 
 async function installOne(
@@ -132,59 +131,82 @@ async function installOne(
       error: py,
       fix: 'set loader_config.python to a system or pyenv/asdf/uv Python (a venv made from one works too)',
     };
-  const fail = (error: string, fix: string): InstallResult => ({ id, status: 'failed', venv: dir, error, fix });
+  const job: VenvJob = { id, dir, py, display: base.display, plan, decl, lines, entry, env, signal, allowLocal };
   return buildFresh(
     dir,
-    async (): Promise<InstallResult> => {
-      const made = await runHost(py, ['-m', 'venv', dir], { env, cwd: tmpdir(), signal, timeoutMs: 300_000 });
-      if (made.code !== 0)
-        return fail(
-          `venv creation failed: ${tail(made.stderr || made.stdout || made.error || '')}`,
-          `${base.display} -m venv ${dir}  (Debian: apt-get install python3-venv)`,
-        );
-      const pipArgs = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
-      let cwd = tmpdir();
-      let cleanup = () => {};
-      if (allowLocal) {
-        // The user trusts this project: pip reads its requirements as they are (relative paths from their folder).
-        const file = decl.python.requirementsFile;
-        if (file) pipArgs.push('-r', file);
-        else for (const l of lines) pipArgs.push(l.localPath && !l.line.includes('@') ? l.localPath : l.line);
-        cwd = dirname(file ?? entry.file);
-      } else {
-        const f = planFiles(plan);
-        cleanup = () => rmSync(f.dir, { recursive: true, force: true });
-        pipArgs.push('--only-binary', ':all:', ...f.args);
-      }
-      // Only local files: do not wait on an index that may be unreachable.
-      if ((allowLocal ? lines.every((l) => l.localPath) : plan.allLocal) && !pipArgs.includes('--no-index'))
-        pipArgs.push('--no-index');
+    async () => {
+      // A private working folder (0700): not the project, not the shared temp folder, whose files
+      // another user could have planted (python -I keeps the working folder off sys.path anyway).
+      const work = mkdtempSync(join(tmpdir(), 'toolbox-pip-'));
       try {
-        const r = await runHost(asVenv(py, dir), pipArgs, {
-          env: { ...env, PIP_REQUIRE_VIRTUALENV: '1' },
-          cwd,
-          signal,
-          timeoutMs: 1_800_000,
-          path: 'absolute',
-        });
-        if (r.code !== 0)
-          return fail(
-            `pip install failed: ${tail(r.stderr || r.stdout || r.error || '')}`,
-            [join(dir, 'bin', 'python'), ...pipArgs].map(shQuote).join(' '),
-          );
+        return await venvAndPip(job, work);
       } finally {
-        cleanup();
+        rmSync(work, { recursive: true, force: true });
       }
-      const requirements = lines.map((l) => l.raw);
-      if (!recordEnv(dir, { id, base: py.path, created: new Date().toISOString(), requirements }))
-        return fail(
-          'no safe cache folder (~/.cache/toolbox) to record that toolbox made this venv',
-          'make ~/.cache/toolbox a folder of yours (mode 0700)',
-        );
-      return { id, status: 'installed', venv: dir, base: py.path };
     },
     (r) => r.status === 'installed',
   );
+}
+
+/** What venvAndPip needs of one tool's install. */
+interface VenvJob {
+  id: string;
+  dir: string;
+  py: TrustedInterpreter;
+  /** The base interpreter as the user wrote it (for fix commands). */
+  display: string;
+  plan: PipPlan;
+  decl: ReturnType<typeof collect>;
+  lines: ReturnType<typeof collect>['python']['lines'];
+  entry: ToolEntry;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal | undefined;
+  allowLocal: boolean;
+}
+
+/** Make the venv at `j.dir` (absent) with the trusted interpreter, then pip-install into it from `work`. */
+async function venvAndPip(j: VenvJob, work: string): Promise<InstallResult> {
+  const { id, dir, py, env, signal } = j;
+  const fail = (error: string, fix: string): InstallResult => ({ id, status: 'failed', venv: dir, error, fix });
+  const made = await runHost(py, ['-m', 'venv', dir], { env, cwd: work, signal, timeoutMs: 300_000 });
+  if (made.code !== 0)
+    return fail(
+      `venv creation failed: ${tail(made.stderr || made.stdout || made.error || '')}`,
+      `${j.display} -m venv ${dir}  (Debian: apt-get install python3-venv)`,
+    );
+  const pipArgs = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
+  let cwd = work;
+  if (j.allowLocal) {
+    // The user trusts this project: pip reads its requirements as they are (relative paths from their folder).
+    const file = j.decl.python.requirementsFile;
+    if (file) pipArgs.push('-r', file);
+    else for (const l of j.lines) pipArgs.push(l.localPath && !l.line.includes('@') ? l.localPath : l.line);
+    cwd = dirname(file ?? j.entry.file);
+  } else {
+    pipArgs.push('--only-binary', ':all:', ...planFiles(j.plan, work));
+  }
+  // Only local files: do not wait on an index that may be unreachable.
+  if ((j.allowLocal ? j.lines.every((l) => l.localPath) : j.plan.allLocal) && !pipArgs.includes('--no-index'))
+    pipArgs.push('--no-index');
+  const r = await runHost(asVenv(py, dir), pipArgs, {
+    env: { ...env, PIP_REQUIRE_VIRTUALENV: '1' },
+    cwd,
+    signal,
+    timeoutMs: 1_800_000,
+    path: 'absolute',
+  });
+  if (r.code !== 0)
+    return fail(
+      `pip install failed: ${tail(r.stderr || r.stdout || r.error || '')}`,
+      [join(dir, 'bin', 'python'), ...pipArgs].map(shQuote).join(' '),
+    );
+  const requirements = j.lines.map((l) => l.raw);
+  if (!recordEnv(dir, { id, base: py.path, created: new Date().toISOString(), requirements }))
+    return fail(
+      'no safe cache folder (~/.cache/toolbox) to record that toolbox made this venv',
+      'make ~/.cache/toolbox a folder of yours (mode 0700)',
+    );
+  return { id, status: 'installed', venv: dir, base: py.path };
 }
 
 function existsAt(p: string): boolean {
