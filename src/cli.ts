@@ -204,6 +204,14 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .option('--user <user>', 'caller identity for permissions')
     .option('--role <role>', 'caller role for permissions')
     .option('--locked', 'refuse tools that differ from toolbox.lock')
+    .option('--sampling-requests <n>', 'sampling requests a tool may send the client per call (default 5; 0: none)')
+    .option('--sampling-max-tokens <n>', "maxTokens of a tool's sampling request is capped at this (default 1024)")
+    .addOption(
+      new Option(
+        '--sampling-context <ctx>',
+        "widest includeContext a tool's sampling request keeps (default none)",
+      ).choices(['none', 'thisServer', 'allServers']),
+    )
     .action(lazy('serve', 'serveCommand'));
 
   program

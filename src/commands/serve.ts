@@ -33,12 +33,15 @@ export async function serveCommand(
       );
   }
   const expose = opts.expose === 'all' ? 'all' : 'search';
+  // What a tool may relay (notifications, sampling, elicitation): the user's settings and flags only.
+  const { relay, ignored } = (await import('../serve/relay-limits.js')).relayLimitsFor(project.root, opts);
   const { ServeCore } = await import('../serve/core.js');
   const core = new ServeCore(project, {
     expose,
     caller: { user: opts.user as string | undefined, role: opts.role as string | undefined },
     verbose: ctx.opts.verbose,
     env: ctx.io.env,
+    relay,
     ...(opts.locked ? { locked: true } : {}),
   });
   const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
@@ -49,6 +52,7 @@ export async function serveCommand(
     const tools = core.visibleTools().length;
     say(`${tools} tools, --expose ${expose}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`);
     if (ctx.opts.verbose) say(`registry ${project.registryDir}; config ${project.configFile ?? 'none (defaults)'}`);
+    if (ignored) say(ctx.style.yellow(`ignoring your settings: ${ignored}`));
     for (const f of warm.failed) say(ctx.style.yellow(`warm tool '${f.id}' failed to load: ${f.error.message}`));
     if (port !== undefined) {
       const { serveHttp, isLoopbackHost } = await import('../serve/http.js');

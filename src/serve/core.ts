@@ -9,6 +9,7 @@ import { mcpOutputSchema } from '../contract/mcp-tool.js';
 import type { ToolClient } from '../loaders/types.js';
 import { removeSession } from '../policy/session.js';
 import { Limiter } from '../runtime/limiter.js';
+import { DEFAULT_RELAY_LIMITS, limitRelay, type RelayLimits } from './relay-limits.js';
 import { ensureTelemetry } from '../telemetry/state.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
@@ -45,6 +46,8 @@ export interface ServeOptions {
   inputWaitMs?: number;
   /** How long a call that may be a task runs before it becomes one, unless it went to the background (1 s). */
   taskGraceMs?: number;
+  /** What a tool may relay to the client per call (default DEFAULT_RELAY_LIMITS; the user's, never the project's). */
+  relay?: RelayLimits;
 }
 
 /** The store channel change events travel on (subscriptions/listen streams of every replica hear it). */
@@ -172,7 +175,18 @@ export class ServeCore {
   ): Promise<CallResult> {
     try {
       const r = await this.limiter.run(
-        () => this.runtime.invoke({ id, args: args ?? {}, caller: this.opts.caller, session, signal, client, callId }),
+        () => {
+          const relay = client && limitRelay(client, this.opts.relay ?? DEFAULT_RELAY_LIMITS, id);
+          return this.runtime.invoke({
+            id,
+            args: args ?? {},
+            caller: this.opts.caller,
+            session,
+            signal,
+            client: relay,
+            callId,
+          });
+        },
         signal,
         { tool: id, client: owner ?? session },
       );

@@ -265,6 +265,16 @@ export const CASES = {
     attack: '`deps --install` next to a planted `pip/` or `venv/` package that `python -m` would import',
     outcome: 'blocked',
   },
+  'serve-notification-flood': {
+    item: '23.11',
+    attack: 'a tool sends 6,000 log and progress notifications and a 300 KiB log message in one call through `serve`',
+    outcome: 'blocked',
+  },
+  'serve-sampling-limits': {
+    item: '23.11',
+    attack: "a tool asks the client's LLM 8 times with `includeContext: allServers` and `maxTokens: 1000000`",
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -14,7 +14,6 @@ import { project } from './helpers.js';
 const Y = String.raw`\e]52;c;ZXZpbA==\a\e]8;;https://evil.example/\aclick\e]8;;\a\e]0;pwned\a\e[2J\e[1;1H\e[8mhidden\e[0m\x9b2J\u202eRLO\u202c`;
 const PY = String.raw`\x1b]52;c;ZXZpbA==\x07\x1b]0;pwned\x07\x1b[2J\x1b[8mhidden\x1b[0m\u009b2J\u202eRLO\u202c`;
 // What must never reach a terminal: ESC, BEL, C1 controls, bidi overrides/isolates, a lone CR.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x1b\x07\x08\x80-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/;
 
 const p = project({
@@ -105,7 +104,6 @@ describe('item 23.11: what reaches a terminal is inert', () => {
       });
       const screen = readFileSync(log, 'latin1');
       // Only toolbox's own sequences: colours, and the spinner's cursor hiding and line redraws.
-      // eslint-disable-next-line no-control-regex
       const sequences = screen.match(/\x1b[^a-zA-Z]*[a-zA-Z]?/g) ?? [];
       for (const s of sequences) expect(s, argv.join(' ')).toMatch(/^\x1b\[(?:[0-9;]*m|\?(?:25|2026)[lh]|\d*[GKA])$/);
       expect(sequences.filter((s) => s === '\x1b[8m' || s === '\x1b[0m')).toEqual([]);
