@@ -157,16 +157,18 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       const b = await readJsonBody(req, limits);
       if (!('body' in b)) return refuse(res, b);
       parsed = b.body;
-      // Every message of a batch counts against the client's limit, not the one HTTP request.
-      const more = messageCount(parsed) - 1;
-      if (more > 0 && key !== undefined) {
-        const batch = perClient.take(key, more);
-        if (!batch)
+      // Every message of a batch counts against the client's limit, not the one HTTP request. A
+      // local client without a session (a 2026-07-28 request, an initialize) counts once its body
+      // is in, so slow bodies hold only sockets: all of them are one client, 'local'.
+      const count = messageCount(parsed) - (key === undefined ? 0 : 1);
+      if (count > 0) {
+        const more = perClient.take(key ?? 'local', count);
+        if (!more)
           return refuse(res, {
             status: 429,
-            message: `Too many requests in flight from this client: a batch of ${more + 1} messages, at most ${limits.maxPerClient} at once`,
+            message: `Too many requests in flight from this client (${count + (key === undefined ? 0 : 1)} more messages, at most ${limits.maxPerClient} at once)`,
           });
-        res.once('close', batch);
+        res.once('close', more);
       }
     }
     const request = toWebRequest(req, res);

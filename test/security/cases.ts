@@ -141,6 +141,11 @@ export const CASES = {
     attack: "one session fills the call queue so that another session's call is refused",
     outcome: 'blocked',
   },
+  'serve-stateless-flood': {
+    item: '23.10',
+    attack: '20 stateless (2026-07-28) calls at once from this machine, where no session limits them',
+    outcome: 'blocked',
+  },
   'serve-evict-live-session': {
     item: '23.10',
     attack: 'new sessions past the cap evict a live client that is idle between calls',

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { resolveProject } from '../../src/config.js';
 import { ServeCore, type ServeOptions } from '../../src/serve/core.js';
 import { serveHttp } from '../../src/serve/http.js';
-import { errCode } from '../serve/fixtures.js';
+import { errCode, modernPost } from '../serve/fixtures.js';
 import { expected } from './cases.js';
 import { contract, project } from './helpers.js';
 
@@ -164,4 +164,21 @@ describe('item 23.10: one client cannot fill the queue or push others out', () =
     expect((await victim.client.callTool({ name: 'echo', arguments: { x: 'still mine' } })).isError).toBeFalsy();
     await victim.client.close();
   }, 30_000);
+
+  it('stateless (2026-07-28) requests from this machine count against one client limit too', async () => {
+    expect(expected('serve-stateless-flood', 'bwrap')).toBe('blocked');
+    const url = await start({ maxConcurrent: 2, maxQueued: 100 });
+    const legacy = await session(url);
+    const flood = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        modernPost(url, 'tools/call', { name: 'nap', arguments: { x: '1' } }, { headers: AUTH, id: i + 1 }),
+      ),
+    );
+    const statuses = flood.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(12);
+    // The session is another client: its call still gets a place.
+    expect((await legacy.client.callTool({ name: 'echo', arguments: { x: 'mine' } })).isError).toBeFalsy();
+    await legacy.client.close();
+  }, 60_000);
 });
