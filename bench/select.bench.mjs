@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { BIN, REPO, median, table, timeCommand } from './lib.mjs';
 import { convert, DATA, sets } from './convert-sets.mjs';
 import { evalBaseline, evalMultiTurn, evalToolbox, loadSet, setSelector } from './quality.mjs';
-import { BEFORE, loso, printLoso } from './loso.mjs';
+import { BEFORE_26, loso, printLoso } from './loso.mjs';
 import { mixedRows, smallTalkRows, traditionalRows, wrappedRows } from './variants.mjs';
 
 const env = { ...process.env };
@@ -34,7 +34,7 @@ async function quality() {
     const s = await loadSet(set);
     const base = await evalBaseline(s);
     const ours = await evalToolbox(s);
-    const before = BEFORE[set];
+    const before = BEFORE_26[set];
     rows.push([
       set,
       f3(base['ndcg@10']),
@@ -58,13 +58,13 @@ async function quality() {
       'toolbox R@5',
       'BM25 R@1',
       'toolbox R@1',
-      'toolbox before #10',
+      'toolbox before #26',
       'Δ vs before',
     ],
     rows,
   );
   console.log(
-    '\nBM25 = ndp+split (bm25_baseline.py replica); "before #10" = NDCG@10 of the ranking before issue 10.\n',
+    '\nBM25 = ndp+split (bm25_baseline.py replica); "before #26" = NDCG@10 of the ranking before issue 26.\n',
   );
   printLoso(await loso({ quick: true }), (x) => process.stdout.write(x));
   const mt = await evalMultiTurn(await loadSet('acebench_en'));
