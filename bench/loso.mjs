@@ -112,10 +112,12 @@ export function printLoso(r, out = (s) => process.stdout.write(s)) {
       `${x.held}\t${x.pick}\t${x.free}\t${x.ndcg.toFixed(4)}\t${x.regret.toFixed(4)}\t${x.gain >= 0 ? '+' : ''}${x.gain.toFixed(4)}\n`,
     );
   const same = r.folds.filter((x) => SAME_LANGUAGE.includes(x.held));
-  if (same.length)
-    out(
-      `\nheld-out same-language sets: mean gain over BM25 ${(same.reduce((a, x) => a + x.gain, 0) / same.length).toFixed(4)}, lowest ${Math.min(...same.map((x) => x.gain)).toFixed(4)}\n`,
-    );
+  const gains = (g) =>
+    `mean gain over BM25 ${(g.reduce((a, b) => a + b, 0) / g.length).toFixed(4)}, lowest ${Math.min(...g).toFixed(4)}`;
+  if (same.length) {
+    out(`\nheld-out same-language sets, constants chosen per fold: ${gains(same.map((x) => x.gain))}\n`);
+    out(`same-language sets, shipped constants: ${gains(same.map((x) => r.table.shipped[x.held] - r.bm25[x.held]))}\n`);
+  }
   const g = r.folds.map((x) => x.regret);
   const count = r.folds.reduce((a, x) => ((a[x.pick] = (a[x.pick] ?? 0) + 1), a), {});
   out(
