@@ -43,12 +43,14 @@ luck enjoy love ton tons bunch heaps lmk`;
 // Words of time and of chat topics ("today", "my day", "the weekend", "how's it going"): a request
 // can hang on them ("weather today"), but alone they say no task. They stay in the query, and count
 // a quarter towards the content a query needs before it selects anything (contentWeight, CUTOFF.minContent).
-const EN_WEAK = `today tomorrow yesterday tonight now soon later recently morning afternoon evening night
-day days week weekend life thing things stuff everything something done go going went gone get got
-make made take keep come came see say said hear feel feeling seem friend friends wish meet back new
-talk talking chat chatting problem care job one two three year month hour monday tuesday wednesday
-thursday friday saturday sunday holiday holidays christmas xmas easter thanksgiving halloween birthday
-nothing mind lot long ignore old earlier catch treat treating`;
+const EN_WEAK = `today tomorrow yesterday tonight now soon later recently morning mornings afternoon
+evening evenings night nights day days week weeks weekend weekends month months year years hour hours
+life thing things stuff everything something nothing done go goes going went gone get gets getting got
+make makes making made take takes taking took keep keeps keeping kept come comes coming came see sees
+seeing saw seen say says saying said hear hears hearing heard feel feels feeling felt seem seems seemed
+friend friends wish wishes meet back new talk talks talking chat chats chatting problem problems care job
+one two three monday tuesday wednesday thursday friday saturday sunday holiday holidays christmas xmas
+easter thanksgiving halloween birthday mind lot lots long ignore old earlier catch treat treating`;
 
 const ZH_SOCIAL = `你好 您好 你们好 大家好 哈喽 哈罗 嗨 嘿 喂 早上好 上午好 中午好 下午好 晚上好 早安 午安 晚安 谢谢 谢
 谢啦 多谢 感谢 感激 辛苦 辛苦了 辛苦啦 不客气 不用谢 客气 对不起 抱歉 不好意思 没关系 打扰 麻烦 劳驾 再见 拜拜 回见
@@ -71,7 +73,7 @@ export const QUERY_STOP = set(EN_QUERY + ' ' + EN_SOCIAL);
 export const SOCIAL = set(EN_SOCIAL);
 /** Chinese small-talk words, dropped from queries with the bigrams and characters they cover. */
 export const QUERY_STOP_ZH = set(ZH_SOCIAL);
-/** Words that count a quarter towards a query's content (English ones as written, stemmed by contentWeight). */
+/** Words that count a quarter towards a query's content (English ones as written, inflections listed). */
 export const WEAK_WORDS = { en: set(EN_WEAK), zh: set(ZH_WEAK) };
 /** CJK characters dropped as unigrams. */
 export const STOP_CHARS = new Set([...ZH_CHARS]);

@@ -67,7 +67,7 @@ const glued = (word: string): boolean => {
  * A run of CJK text as words, bigrams and characters. In a `query`, small-talk words (你好, 谢谢,
  * 辛苦 …) are dropped with every bigram and character they touch, so that 谢谢你辛苦了 leaves nothing.
  */
-function cjk(text: string, emit: Emit, query = false): void {
+function cjk(text: string, emit: Emit, query = false, onSmallTalk?: () => void): void {
   const run = foldHan(text);
   for (let start = 0; start < run.length; start += MAX_SEGMENT) {
     const piece = run.slice(start, start + MAX_SEGMENT);
@@ -78,6 +78,7 @@ function cjk(text: string, emit: Emit, query = false): void {
       wordAt.set(s.index, s.segment);
       if (query && noTask(s.segment)) {
         (social ??= new Uint8Array(piece.length + 1)).fill(1, s.index, s.index + s.segment.length);
+        onSmallTalk?.();
         continue;
       }
       if (!STOP.has(s.segment)) emit(s.segment, Kind.Word);
@@ -143,8 +144,6 @@ export function analyse(text: string, query: boolean, emit: Emit): void {
   }
 }
 
-let weakEn: Set<string> | undefined;
-
 /** What a word of time or of chat topics weighs in `contentWeight`: four name as much task as one content word. */
 export const WEAK_WEIGHT = 0.25;
 
@@ -155,32 +154,36 @@ export const WEAK_WEIGHT = 0.25;
  * 谢谢) marks it as conversation and costs one content word: a single word beside a greeting or thanks
  * is chat ("nice work", "sorry, I was away"), two are a task ("hi! convert 5 miles to km, thanks").
  * "thanks, that was helpful" weighs −1, "how's your day going?" ½ (day, going), "weather today" 1¼.
+ * English words are judged as written (the lists hold their forms: "meet" is chat, "meeting" a task).
  */
 export function contentWeight(text: string): number {
   const seen = new Set<string>();
   let w = 0;
-  analyse(text, true, (term, kind) => {
-    if (kind !== Kind.Word || seen.has(term)) return;
+  let social = false;
+  const add = (term: string, weak: boolean) => {
+    if (seen.has(term)) return;
     seen.add(term);
-    if (term.charCodeAt(0) >= 0x2e80 && glued(term)) return;
-    weakEn ??= new Set([...WEAK_WORDS.en].map(stem));
-    w += WEAK_WORDS.zh.has(term) || weakEn.has(term) ? WEAK_WEIGHT : 1;
-  });
-  return smallTalkIn(text) ? w - 1 : w;
-}
-
-/** Whether `text` has a small-talk word (English SOCIAL, Chinese QUERY_STOP_ZH, also with particles). */
-function smallTalkIn(text: string): boolean {
-  const norm = foldHan(text.normalize('NFKC')).toLowerCase();
+    w += weak ? WEAK_WEIGHT : 1;
+  };
+  const norm = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
-    if (!CJK_RUN.test(t)) {
-      if (SOCIAL.has(t)) return true;
+    if (CJK_RUN.test(t)) {
+      cjk(
+        t,
+        (term, kind) => {
+          if (kind === Kind.Word && !glued(term)) add(term, WEAK_WORDS.zh.has(term));
+        },
+        true,
+        () => (social = true),
+      );
       continue;
     }
-    for (const s of seg().segment(t)) if (s.isWordLike !== false && noTask(s.segment)) return true;
+    if (SOCIAL.has(t)) social = true;
+    if (STOP.has(t) || QUERY_STOP.has(t) || DIGITS.test(t)) continue;
+    add(stem(t), WEAK_WORDS.en.has(t));
   }
-  return false;
+  return social ? w - 1 : w;
 }
 
 /**
