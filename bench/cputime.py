@@ -13,6 +13,12 @@ The first variant is the floor the ratios are against. Commands are split like a
 
     python3 bench/cputime.py 15 'node -e 0:::node -e 0' \
         'select:::node bin/toolbox.js select "weather forecast for a city" --json'
+
+Through a running daemon (`toolbox daemon start` first): run this file with the interpreter itself
+(`python3 -c 'import sys; print(sys.executable)'`), not a pyenv shim. The shim adds PYENV_VERSION to
+the environment the commands get, the daemon refuses a caller whose environment differs from its own
+in that way, and every "via daemon" variant quietly runs directly (`toolbox daemon status` counts
+the requests it served).
 """
 import os
 import shlex

@@ -3,11 +3,11 @@
 // anything that fails before that falls back to the direct path silently, and nothing after it is
 // retried, so a tool never runs twice.
 import { writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { ExitCode } from '../../errors.js';
 import { commitsUpFront, PROTO, type DaemonPaths } from '../paths.js';
 import { errorText, note, Relay } from './relay.js';
 import { openWire, terminalFacts } from './wire.js';
-import { isatty } from 'node:tty';
 
 const ACK_TIMEOUT_MS = 2000;
 
