@@ -1,6 +1,6 @@
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
-import { ToolboxError } from '../errors.js';
+import { ExitCode, ToolboxError } from '../errors.js';
 import { loadRegistry, type Registry } from '../registry/registry.js';
 import { canUse, type Caller } from '../policy/permissions.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -173,6 +173,11 @@ export class ServeCore {
     /** Whose call it is, for the fair share of the queue (default: the session). */
     owner?: string,
   ): Promise<CallResult> {
+    // The call also ends when the server stops; a signal aborted with a reason (the server stopping,
+    // the session closed) answers with that reason instead of a plain "cancelled".
+    const signals = [signal, this.stopping.signal].filter((s): s is AbortSignal => s !== undefined);
+    const all = AbortSignal.any(signals);
+    this.active++;
     try {
       const r = await this.limiter.run(
         () => {
@@ -182,19 +187,48 @@ export class ServeCore {
             args: args ?? {},
             caller: this.opts.caller,
             session,
-            signal,
+            signal: all,
             client: relay,
             callId,
           });
         },
-        signal,
+        all,
         { tool: id, client: owner ?? session },
       );
       const link = r.truncated ? await publishResult(this.store, r.truncated) : undefined;
       return okResult(r, this.runtime.find(r.tool).contract, link);
     } catch (e) {
-      return errorResult(e, { structured: !this.announcesOutputSchema(id) });
+      const why = signals.find((s) => s.aborted)?.reason as unknown;
+      return errorResult(why instanceof ToolboxError ? why : e, { structured: !this.announcesOutputSchema(id) });
+    } finally {
+      this.active--;
     }
+  }
+
+  /** Calls running through call() now. */
+  active = 0;
+  /** Aborted when the server begins to stop: every call ends with server_stopping. */
+  private readonly stopping = new AbortController();
+
+  /**
+   * Begin stopping: end every call in flight now, each answered with `server_stopping` (so no client
+   * waits for an answer that will not come), and every call waiting for a client's answers.
+   */
+  beginStop(): void {
+    if (this.stopping.signal.aborted) return;
+    this.inputs.cancelAll();
+    this.stopping.abort(
+      new ToolboxError('server_stopping', 'toolbox serve is stopping: the call was stopped before it finished', {
+        exitCode: ExitCode.cancelled,
+        hint: 'Call the tool again once the server is back.',
+      }),
+    );
+  }
+
+  /** Resolves when no call is running, or after `ms`. */
+  async drained(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (this.active > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   }
 
   private announcesOutputSchema(id: string): boolean {
@@ -213,8 +247,8 @@ export class ServeCore {
 
   /** Stop every worker and server process this process started. */
   async close(): Promise<void> {
+    this.beginStop();
     this.watcher?.stop();
-    this.inputs.cancelAll();
     await this.runtime.close();
     await closeAllSessions();
     await this.store.close();

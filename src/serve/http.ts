@@ -6,7 +6,7 @@ import type { ServeCore } from './core.js';
 import { createMcpServer } from './server.js';
 import { toolDef } from './definitions.js';
 import { headerParams, paramHeaderMismatch } from './param-headers.js';
-import { LegacySessions, type SessionCloseReason } from './sessions.js';
+import { DRAIN_MS, LegacySessions, type SessionCloseReason } from './sessions.js';
 import { sendWebResponse, toWebRequest } from './web.js';
 import { AuthGate, peerCheckWorks, type HttpAuth } from './auth.js';
 import {
@@ -61,6 +61,14 @@ function jsonRpcError(
   res
     .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+}
+
+/** Whether a POST body asks something that waits for an answer (a request, not a notification or a listen stream). */
+function answersCall(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m) => {
+    const msg = m as { id?: unknown; method?: unknown } | undefined;
+    return msg?.id !== undefined && typeof msg.method === 'string' && msg.method !== 'subscriptions/listen';
+  });
 }
 
 const requestId = (body: unknown): string | number | null => {
@@ -124,6 +132,7 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     jsonRpcError(res, r.status, r.message, -32000, { ...r.headers, ...(r.drop ? { connection: 'close' } : {}) });
   };
   const sessions = new LegacySessions(core, opts.onSessionClosed);
+  let inFlight = 0;
   const modern = createMcpHandler(() => createMcpServer(core, { era: 'modern' }), {
     legacy: 'reject',
     bus: core.events,
@@ -170,6 +179,11 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
           });
         res.once('close', more);
       }
+    }
+    // Requests being answered (not GET streams, not subscriptions/listen): stopping waits for them.
+    if (answersCall(parsed)) {
+      inFlight++;
+      res.once('close', () => inFlight--);
     }
     const request = toWebRequest(req, res);
     if (req.method === 'POST' && !(await isLegacyRequest(request, parsed))) {
@@ -222,15 +236,20 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   opts.onListening?.(`http://${shownHost}:${port}/mcp`, { sameUser: Boolean(gate.auth.sameUser) });
   await new Promise<void>((resolve) => {
-    const stop = () => {
+    const stop = async () => {
       unwatch();
+      // Stopping: no new connection; every call in flight ends now and is answered (server_stopping)
+      // before the connections close, so no client is left waiting for an answer that will not come.
+      http.close(() => resolve());
+      core.beginStop();
+      const until = Date.now() + DRAIN_MS;
+      while (inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       sessions.closeAll('shutdown');
       void modern.close().catch(() => undefined);
       http.closeAllConnections();
-      http.close(() => resolve());
     };
-    if (opts.signal?.aborted) stop();
-    else opts.signal?.addEventListener('abort', stop, { once: true });
+    if (opts.signal?.aborted) void stop();
+    else opts.signal?.addEventListener('abort', () => void stop(), { once: true });
   });
 }
 

@@ -135,7 +135,8 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
     const callId = String(ctx.mcpReq.id);
     const run = (client: ToolClient, signal: AbortSignal) =>
       core.call(target.id, target.args, session, signal, client, callId, owner(ctx));
-    if (conn.era === 'legacy') return run(legacyClient(ctx), ctx.mcpReq.signal);
+    if (conn.era === 'legacy')
+      return run(legacyClient(ctx), AbortSignal.any([ctx.mcpReq.signal, conn.session.ended.signal]));
     // 2026-07-28: the tool's questions become input-required results, its call resumed by the retry.
     return core.inputs.run({
       tool: name,

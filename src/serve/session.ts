@@ -1,6 +1,7 @@
 // A 2025-11-25 client's session (HTTP Mcp-Session-Id, or a stdio connection that opened with
 // initialize): what search_tools found for it, and the logging level it set. Kept here and written
 // through to the ServeStore under `session:<id>`, so the state is not tied to this process.
+import { ExitCode, ToolboxError } from '../errors.js';
 import { LOG_LEVELS, type LogLevel } from '../loaders/types.js';
 import type { ServeStore } from './store.js';
 
@@ -31,6 +32,8 @@ export function addFound(found: Set<string>, ids: string[], max = MAX_FOUND): bo
 
 export class LegacySession {
   readonly found = new Set<string>();
+  /** Aborted when the session ends: its calls in flight stop and answer `session_closed`. */
+  readonly ended = new AbortController();
   /** Unset until the client sends logging/setLevel: until then no log message is sent. */
   level?: LogLevel;
 
@@ -60,8 +63,20 @@ export class LegacySession {
     return changed;
   }
 
+  /** The session is ending: stop its calls in flight (each is answered, with session_closed). */
+  close(): void {
+    if (this.ended.signal.aborted) return;
+    this.ended.abort(
+      new ToolboxError('session_closed', 'the MCP session was closed before the call finished', {
+        exitCode: ExitCode.cancelled,
+        hint: 'Start a new session and call the tool again.',
+      }),
+    );
+  }
+
   /** The session ended: forget its state here and in the store. */
   async end(): Promise<void> {
+    this.close();
     this.found.clear();
     await this.store.delete(`session:${this.id}`);
   }

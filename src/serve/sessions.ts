@@ -25,6 +25,9 @@ interface Live {
   closing?: SessionCloseReason;
 }
 
+/** How long a closing session (or the server stopping) waits for its calls' answers to go out. */
+export const DRAIN_MS = 3000;
+
 /** What the HTTP front answers itself: a status and a JSON-RPC error. */
 export interface SessionRefusal {
   status: number;
@@ -83,6 +86,14 @@ export class LegacySessions {
     const known = typeof sid === 'string' ? this.live.get(sid) : undefined;
     if (known) {
       this.track(known, req, res);
+      cancelOnDrop(known.transport, res, parsed);
+      if (req.method === 'DELETE') {
+        // The client ends its session: its calls in flight are stopped and answered (session_closed)
+        // before the transport closes, so none is left waiting.
+        known.state.close();
+        const until = Date.now() + DRAIN_MS;
+        while (known.busy > 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      }
       await sendWebResponse(res, await known.transport.handleRequest(request, { parsedBody: parsed }));
       return undefined;
     }
@@ -148,6 +159,7 @@ export class LegacySessions {
   private close(s: Live, reason: SessionCloseReason): void {
     if (s.closing) return;
     s.closing = reason;
+    s.state.close();
     // transport.close() fires onclose → forget(), also reached when the client sends DELETE.
     void s.transport.close().catch(() => undefined);
     this.forget(s);
@@ -208,4 +220,33 @@ export class LegacySessions {
       s.lastActive = Date.now();
     });
   }
+}
+
+/** The ids of the JSON-RPC requests in a POST body (one message or a batch). */
+function requestIds(body: unknown): (string | number)[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((m) => {
+    const msg = m as { id?: unknown; method?: unknown } | undefined;
+    return typeof msg?.method === 'string' && (typeof msg.id === 'string' || typeof msg.id === 'number')
+      ? [msg.id]
+      : [];
+  });
+}
+
+/**
+ * A client that closes the HTTP request of a call gives up on it (the 2025-11-25 transport has no
+ * other signal for a dropped connection): stop the call as if the client had sent
+ * notifications/cancelled, so the tool does not run on for nobody.
+ */
+function cancelOnDrop(transport: WebStandardStreamableHTTPServerTransport, res: ServerResponse, body: unknown): void {
+  const ids = requestIds(body);
+  if (!ids.length) return;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    for (const requestId of ids)
+      transport.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId, reason: 'the client closed the request' },
+      });
+  });
 }

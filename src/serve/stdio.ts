@@ -4,6 +4,7 @@ import { serveStdio as serveStdioEntry, StdioServerTransport } from '@modelconte
 import { DEFAULT_SESSION_IDLE_MS, type ServeCore } from './core.js';
 import { createMcpServer } from './server.js';
 import { LegacySession } from './session.js';
+import { DRAIN_MS } from './sessions.js';
 
 /**
  * Serve one MCP client over stdin/stdout until the client closes stdin or `signal` aborts
@@ -30,13 +31,20 @@ export async function serveStdio(
   );
   // A registry edit reaches the client: list_changed on a 2025 session, on subscriptions/listen otherwise.
   const unwatch = core.onToolsChanged(() => void pinned?.sendToolListChanged().catch(() => undefined));
-  await new Promise<void>((done) => {
-    io.stdin.once('end', done);
-    io.stdin.once('close', done);
-    if (io.signal?.aborted) done();
-    io.signal?.addEventListener('abort', () => done(), { once: true });
+  const why = await new Promise<'client' | 'signal'>((done) => {
+    io.stdin.once('end', () => done('client'));
+    io.stdin.once('close', () => done('client'));
+    if (io.signal?.aborted) done('signal');
+    io.signal?.addEventListener('abort', () => done('signal'), { once: true });
   });
   unwatch();
+  if (why === 'signal') {
+    // Stopped while the client is still there: its calls in flight end now and are answered
+    // (server_stopping) before the connection closes.
+    core.beginStop();
+    await core.drained(DRAIN_MS);
+    await new Promise((r) => setTimeout(r, 50)); // the SDK writes each answer right after its handler returns
+  }
   await handle.close().catch(() => undefined);
   core.endSession(name);
   await session?.end().catch(() => undefined);

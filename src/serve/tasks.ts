@@ -140,7 +140,7 @@ export class Tasks {
   private finish(rec: TaskRecord, result: CallResult): Promise<void> {
     const code = (result._meta as Record<string, { code?: string; message?: string }> | undefined)?.[ERROR_META_KEY];
     if (code?.code === 'cancelled') return this.set(rec, { status: 'cancelled', inputRequests: undefined });
-    if (code?.code === 'internal_error')
+    if (code?.code === 'internal_error' || code?.code === 'server_stopping')
       return this.set(rec, {
         status: 'failed',
         statusMessage: code.message,

@@ -209,7 +209,7 @@ export async function modernPost(
   url: string,
   method: string,
   params: Record<string, unknown> = {},
-  o: { meta?: Record<string, unknown>; headers?: Record<string, string>; id?: number } = {},
+  o: { meta?: Record<string, unknown>; headers?: Record<string, string>; id?: number; signal?: AbortSignal } = {},
 ): Promise<{ status: number; messages: Record<string, any>[]; final?: Record<string, any> }> {
   const meta = {
     'io.modelcontextprotocol/protocolVersion': MODERN,
@@ -220,6 +220,7 @@ export async function modernPost(
   const name = typeof params.name === 'string' ? params.name : undefined;
   const res = await fetch(url, {
     method: 'POST',
+    signal: o.signal,
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
