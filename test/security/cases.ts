@@ -199,6 +199,11 @@ export const CASES = {
     attack: "a tool's result or error message carries the same sequences to `run`'s terminal",
     outcome: 'blocked',
   },
+  'serve-contract-text': {
+    item: '23.11',
+    attack: "the same sequences in a contract's title and descriptions reach an MCP client's model through `serve`",
+    outcome: 'blocked',
+  },
   'terminal-state-files': {
     item: '23.11',
     attack: 'a planted `.toolbox/calls.jsonl` carries them to `stats`',

@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BIN, REPO, cli } from '../helpers.js';
 import { expected } from './cases.js';
 import { project } from './helpers.js';
@@ -29,7 +31,7 @@ name: "Evil ${Y} tool"
 description: "Converts units between metric and imperial. Use when the user asks to convert units. ${Y} done."
 provider: "p${Y}"
 tags: [units]
-schema: { type: object, properties: { x: { type: string, description: "the ${Y} value" } } }
+schema: { type: object, properties: { x: { type: string, description: "the ${Y} value" }, y: { enum: ["a\\e[2Jb", "plain"] } } }
 loader: python_function
 loader_config: { module: evil_tools.t, function: go }
 `,
@@ -109,6 +111,30 @@ describe('item 23.11: what reaches a terminal is inert', () => {
       expect(sequences.filter((s) => s === '\x1b[8m' || s === '\x1b[0m')).toEqual([]);
       // No OSC, BEL or 8-bit CSI at all (the title payload went with its OSC).
       expect(screen).not.toMatch(/\x07|\x1b\]|\xc2\x9b|pwned/);
+    }
+  });
+
+  it('contract text served to an MCP client (and its model) through serve', async () => {
+    expect(expected('serve-contract-text', 'bwrap')).toBe('blocked');
+    const client = new Client({ name: 'terminal-test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--registry', join(p.dir, 'tool_registry'), '--expose', 'all'],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const [tool] = (await client.listTools()).tools;
+      const props = tool!.inputSchema.properties as Record<string, { description?: string; enum?: string[] }>;
+      for (const text of [tool!.title, tool!.description, props.x!.description])
+        expect(text, String(text)).not.toMatch(CONTROL);
+      expect(tool!.description).toMatch(/^Converts units between metric and imperial\./);
+      // Values stay exact: an enum value is what the tool will receive.
+      expect(props.y!.enum).toEqual(['a\x1b[2Jb', 'plain']);
+    } finally {
+      await client.close();
     }
   });
 });
