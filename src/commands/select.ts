@@ -38,6 +38,15 @@ export async function selectCommand(
       `--min-score must be a number ≥ 0, got '${String(opts.minScore)}'`,
       'For example: --min-score 2',
     );
+  const format = opts.format as string;
+  const callId = opts.callId as string | undefined;
+  // A tool_result / tool_search_output answers one call of the model: without its id the API refuses it.
+  if ((format === 'tool-reference' || format === 'tool-search-output') && !callId?.trim())
+    throw usageError(
+      'missing_call_id',
+      `--format ${format} needs --call-id: the id of the model's ${format === 'tool-reference' ? 'tool_use block (tool_use_id)' : 'tool_search_call (call_id)'} this answers`,
+      `For example: toolbox select "${query.replace(/["\\$`]/g, '')}" --format ${format} --call-id ${format === 'tool-reference' ? 'toolu_01' : 'call_01'}`,
+    );
   const sel = await selectTools(project, query, {
     top,
     minScore,
@@ -51,14 +60,12 @@ export async function selectCommand(
         : undefined,
   });
   for (const w of sel.warnings) ctx.io.stderr.write(`${ctx.style.yellow('warning:')} ${w}\n`);
-  const format = opts.format as string;
-  const callId = (opts.callId as string | undefined) ?? '';
   if (format === 'tool-reference')
     printJson(
       ctx,
       toolReferenceResult(
         sel.results.map((r) => r.id),
-        callId,
+        callId!,
       ),
     );
   else if (format === 'tool-search-output')
@@ -66,7 +73,7 @@ export async function selectCommand(
       ctx,
       toolSearchOutput(
         sel.results.map((r) => r.entry.contract),
-        callId,
+        callId!,
       ),
     );
   else if ((DEFINITION_FORMATS as readonly string[]).includes(format)) {

@@ -47,6 +47,18 @@ describe('deferral formats', () => {
     expect(Object.keys(out.tools[0]!).sort()).toEqual(['description', 'name', 'parameters', 'type']);
   });
 
+  it('refuses --format tool-reference / tool-search-output without --call-id (usage error, nothing on stdout)', async () => {
+    fx = fixtureProject();
+    for (const format of ['tool-reference', 'tool-search-output']) {
+      for (const extra of [[], ['--call-id', ' ']]) {
+        const r = await cli(['select', 'stock price of AAPL', '--format', format, ...extra, '--json'], { cwd: fx.dir });
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect((JSON.parse(r.stderr) as { error: { code: string } }).error.code).toBe('missing_call_id');
+      }
+    }
+  });
+
   it('marks the Anthropic catalog defer_loading', () => {
     const c = { id: 'a', description: 'd', schema: { type: 'object' } } as Parameters<
       typeof deferredAnthropicTools
