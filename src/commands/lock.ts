@@ -25,9 +25,13 @@ export async function lockCommand(ctx: CommandContext): Promise<number> {
   const s = ctx.style;
   for (const c of report.changes)
     ctx.io.stdout.write(`${c.kind === 'grant' ? s.red(s.bold('grant  ')) : s.yellow(c.kind.padEnd(7))} ${c.message}\n`);
+  const name = relative(ctx.io.cwd, report.file) || report.file;
+  const tools = `${report.tools} tool${report.tools === 1 ? '' : 's'}`;
   ctx.io.stderr.write(
-    `${relative(ctx.io.cwd, report.file) || report.file}: ${report.tools} tools` +
-      (report.changes.length ? `, ${report.changes.length} changes accepted\n` : ', no changes\n'),
+    report.created
+      ? `created ${name}: ${tools} locked (commit it; \`toolbox validate --locked\` checks against it)\n`
+      : `${name}: ${tools}` +
+          (report.changes.length ? `, ${report.changes.length} changes accepted\n` : ', no changes\n'),
   );
   return 0;
 }

@@ -41,6 +41,8 @@ export interface LockReport {
   file: string;
   tools: number;
   changes: Drift[];
+  /** There was no lock before: this one is new. */
+  created: boolean;
 }
 
 /** Write toolbox.lock for these entries (the whole registry). */
@@ -49,7 +51,7 @@ export async function writeProjectLock(project: Project, entries: ToolEntry[]): 
   const tools = await currentEntries(project, entries, previous);
   const changes = previous ? diffLock(previous, tools, { withDeps: true }) : [];
   const file = writeLock(project, { version: 1, tools });
-  return { file, tools: Object.keys(tools).length, changes };
+  return { file, tools: Object.keys(tools).length, changes, created: previous === undefined };
 }
 
 /** Drift of the registry against toolbox.lock; undefined when there is no lock. */

@@ -48,7 +48,7 @@ describe('toolbox lock', () => {
     const p = project();
     const r = await cli(['lock', '--json'], { cwd: p.dir });
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ tools: 1, changes: [] });
+    expect(r.json).toMatchObject({ tools: 1, changes: [], created: true });
     const first = lockText(p.dir);
     const lock = parse(first);
     expect(lock.version).toBe(1);
@@ -57,9 +57,20 @@ describe('toolbox lock', () => {
     expect(Object.keys(e.model)).toEqual(['name', 'description', 'schema']);
     expect(e.runs).toMatchObject({ loader: 'python_function', implementation: { file: 'tools/shout.py' } });
     expect(e.sandbox).toEqual({ network: false, env: ['SHOUT_LANG'], paths: [], timeout: 10 });
-    // Same registry, same bytes (diff-friendly).
-    expect((await cli(['lock'], { cwd: p.dir })).code).toBe(0);
+    // Same registry, same bytes (diff-friendly); the second run says nothing changed, not "created".
+    const again = await cli(['lock'], { cwd: p.dir });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/toolbox\.lock: 1 tool, no changes/);
+    expect(again.stderr).not.toMatch(/created/);
     expect(lockText(p.dir)).toBe(first);
+    expect(((await cli(['lock', '--json'], { cwd: p.dir })).json as { created: boolean }).created).toBe(false);
+  });
+
+  it('the first lock says it created the file', async () => {
+    const p = project();
+    const r = await cli(['lock'], { cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^created toolbox\.lock: 1 tool locked/m);
   });
 
   it('validate --locked: clean, then per-field drift on the contract lines, grants as lock-grant', async () => {
