@@ -29,6 +29,11 @@ export interface ValidationSummary {
   errors: number;
   warnings: number;
   infos: number;
+  /**
+   * `validate FILE…` only: the whole registry, read so that duplicate ids and look-alike
+   * descriptions of other tools are still found (`files` and `tools` then count the given files).
+   */
+  registry?: { files: number; tools: number };
 }
 
 /** Everything `toolbox validate` found, sorted by file, line, column. */
@@ -119,6 +124,8 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   const entries: ToolEntry[] = [];
   const byId = new Map<string, { file: string; line?: number }>();
   let tools = 0;
+  const only = opts.files ? new Set(opts.files) : undefined;
+  let toolsInFiles = 0;
   const broken: Registry['broken'] = [];
   const rels = discoverContractFiles(project.registryDir).filter(
     (rel) => !isIgnored(project.registryDir, join(project.registryDir, rel), ignore),
@@ -218,6 +225,7 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
       });
     }
     tools++;
+    if (only?.has(file)) toolsInFiles++;
     byId.set(parsed.contract.id, { file, line });
     if (keepContracts) entries.push({ contract: parsed.contract, file, line });
   }
@@ -252,14 +260,14 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   }
 
   let reported = applyDirectives(applyOverrides(diagnostics, project.registryDir, overrides, offElsewhere), directives);
-  if (opts.files) {
-    const only = new Set(opts.files);
-    reported = reported.filter((d) => only.has(d.file));
-  }
+  if (only) reported = reported.filter((d) => only.has(d.file));
   sortDiagnostics(reported);
+  const summary = only
+    ? { ...summarize(reported, only.size, toolsInFiles), registry: { files: rels.length, tools } }
+    : summarize(reported, rels.length, tools);
   return {
     diagnostics: reported,
-    summary: summarize(reported, opts.files ? opts.files.length : rels.length, tools),
+    summary,
     rules: [...STRUCTURAL_RULES, ...rules.map((r) => r.meta), ...extraRules],
   };
 }

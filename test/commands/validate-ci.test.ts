@@ -35,6 +35,11 @@ describe('validate for pre-commit and CI', () => {
     expect(r.json.summary.files).toBe(1);
     const clean = await cli(['validate', 'tool_registry/b.yaml', '--json', '--no-routing'], { cwd: p.dir });
     expect(clean.code).toBe(0);
+    // It counts what it checked (one file, one tool), and says the rest was only read.
+    expect(clean.json.summary).toMatchObject({ files: 1, tools: 1, registry: { files: 3, tools: 2 } });
+    const human = await cli(['validate', 'tool_registry/b.yaml', '--no-routing'], { cwd: p.dir });
+    expect(human.stdout).toMatch(/1 file, 1 valid tool: no problems; 2 other registry files read for duplicate ids/);
+    expect((await cli(['validate', '--json', '--no-routing'], { cwd: p.dir })).json.summary.registry).toBeUndefined();
     const bad = await cli(['validate', 'README.md', '--json'], { cwd: p.dir });
     expect(bad.code).toBe(2);
     expect(bad.errorJson.error.code).toBe('not_a_contract');

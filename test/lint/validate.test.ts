@@ -93,7 +93,15 @@ describe('validateProject', () => {
     });
     const r = await validate({ files: [join(p.dir, 'tool_registry', 'b.yaml')] });
     expect(found(r)).toEqual(['b.yaml:1:1 error duplicate-id']);
-    expect(r.summary).toEqual({ files: 1, tools: 2, errors: 1, warnings: 0, infos: 0 });
+    // b.yaml holds no valid tool (a duplicate); the registry's other files were read, not reported on.
+    expect(r.summary).toEqual({
+      files: 1,
+      tools: 0,
+      errors: 1,
+      warnings: 0,
+      infos: 0,
+      registry: { files: 3, tools: 2 },
+    });
   });
 
   it('a lint rule turned off in the config and on by an override runs only for the override files', async () => {

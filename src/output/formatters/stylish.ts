@@ -19,15 +19,19 @@ export const stylish: Formatter = ({ diagnostics, summary, cwd, style: s }) => {
       const sev =
         d.severity === 'error' ? s.red('error  ') : d.severity === 'warning' ? s.yellow('warning') : s.blue('info   ');
       out += `  ${s.dim(`${d.line}:${d.column}`.padEnd(posW))}  ${sev}  ${d.message}  ${s.dim(d.rule)}\n`;
+      if (d.frame) for (const l of d.frame.split('\n')) out += `  ${' '.repeat(posW)}           ${l}\n`;
       if (d.hint) out += `  ${' '.repeat(posW)}           ${s.dim(`→ ${d.hint}`)}\n`;
     }
     out += '\n';
   }
   const { errors, warnings, infos, files, tools } = summary;
   const problems = errors + warnings + infos;
+  const others = summary.registry ? summary.registry.files - files : 0;
+  // validate FILE…: say what was checked, and that the rest of the registry was only read.
+  const whole = others > 0 ? `; ${plural(others, 'other registry file')} read for duplicate ids and look-alikes` : '';
   const scope = `${plural(files, 'file')}, ${plural(tools, 'valid tool')}`;
-  if (problems === 0) return `${s.green('✔')} ${scope}: no problems\n`;
+  if (problems === 0) return `${s.green('✔')} ${scope}: no problems${whole}\n`;
   const counts = `${plural(problems, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')})`;
   const mark = errors ? s.red('✖') : warnings ? s.yellow('⚠') : s.blue('ℹ');
-  return `${out}${mark} ${s.bold(counts)} in ${plural(byFile.size, 'file')}; checked ${scope}\n`;
+  return `${out}${mark} ${s.bold(counts)} in ${plural(byFile.size, 'file')}; checked ${scope}${whole}\n`;
 };
