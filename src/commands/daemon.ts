@@ -2,7 +2,7 @@ import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { requireDuration } from '../runtime/duration.js';
 import { daemonStatus, idleFromSettings, projectPaths, startDaemon, stopDaemon } from '../daemon/control.js';
-import { userSettings } from '../daemon/paths.js';
+import { invalidModeText, userSettings } from '../daemon/paths.js';
 import type { DaemonStatus } from '../daemon/server.js';
 
 const ACTIONS = ['start', 'stop', 'status', 'restart'];
@@ -17,9 +17,14 @@ export async function daemonCommand(
   if (!ACTIONS.includes(action))
     throw usageError('invalid_action', `unknown daemon action '${action}'`, `Use one of: ${ACTIONS.join(', ')}.`);
   const { io } = ctx;
+  const settings = userSettings(io.env);
+  if (settings.invalid !== undefined) {
+    const { message, hint } = invalidModeText(settings.invalid);
+    throw usageError('invalid_daemon_mode', message, hint);
+  }
   const paths = projectPaths(io.env, io.cwd, ctx.opts);
   const idleMs = opts.idle === undefined ? idleFromSettings(io.env) : requireDuration(String(opts.idle), '--idle');
-  const mode = userSettings(io.env).mode;
+  const mode = settings.mode;
   let stopped: number | undefined;
   let status: DaemonStatus | undefined;
   if (action === 'stop' || action === 'restart') stopped = await stopDaemon(paths);

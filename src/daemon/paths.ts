@@ -28,6 +28,16 @@ export interface DaemonSettings {
   mode: 'off' | 'auto' | 'on';
   idle?: string;
   source: string;
+  /** TOOLBOX_DAEMON held something else than off/auto/on (the daemon is then not used). */
+  invalid?: string;
+}
+
+/** The usage error for an unknown TOOLBOX_DAEMON value (message and hint). */
+export function invalidModeText(value: string): { message: string; hint: string } {
+  return {
+    message: `TOOLBOX_DAEMON=${JSON.stringify(value)} is not a daemon mode`,
+    hint: `Use one of: ${MODES.join(', ')} (off: never; auto: a daemon that runs; on: also start one), or unset it.`,
+  };
 }
 
 const CONFIG_NAMES = ['toolbox.config.yaml', 'toolbox.config.yml'];
@@ -118,6 +128,7 @@ export function userSettings(env: NodeJS.ProcessEnv): DaemonSettings {
   if (v !== undefined && v !== '') {
     settings.mode = MODES.includes(v) ? (v as DaemonSettings['mode']) : 'off';
     settings.source = 'TOOLBOX_DAEMON';
+    if (!MODES.includes(v)) settings.invalid = v;
   }
   return settings;
 }

@@ -195,7 +195,7 @@ export class DaemonServer {
         : checkRequest(m, { proto: PROTO, version: this.opts.version, env: this.opts.env });
     if (problem) return void s.end(JSON.stringify({ t: 'nack', reason: problem }) + '\n');
     const req = m as unknown as CallRequest;
-    send(s, { t: 'ack' });
+    send(s, { t: 'ack', pid: process.pid });
     if (m.go === true && commitsUpFront(req.argv)) return this.execute(s, req, next);
     // Nothing else runs until the client commits: a client that gave up waiting for the ack never sees
     // its command run here as well as on its direct path.

@@ -7,9 +7,9 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeF
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ExitCode } from '../../src/errors.js';
-import { BIN } from '../helpers.js';
+import { BIN, tempProject } from '../helpers.js';
 import { marker, processesWith } from '../sandbox/helpers.js';
-import { daemonProject } from './helpers.js';
+import { ADD, daemonProject } from './helpers.js';
 import { createServer } from 'node:net';
 import { startTime } from '../../src/daemon/pidlock.js';
 
@@ -72,6 +72,34 @@ describe('toolbox daemon', () => {
       expect({ argv, ...via }).toEqual({ argv, ...direct });
     }
     expect((await p.status()).requests).toBe(before + cases.length);
+  });
+
+  it('--verbose says whether the daemon answered; an unknown TOOLBOX_DAEMON value is a usage error', async () => {
+    const st = await p.status();
+    const via = await p.tb(['select', 'add two numbers', '--verbose']);
+    expect(via.code).toBe(0);
+    expect(via.stderr).toContain(`toolbox: answered by the daemon (pid ${st.pid})`);
+    const off = await p.tb(['select', 'add two numbers', '--verbose'], { env: OFF });
+    expect(off.stderr).toMatch(/toolbox: not using the daemon: the daemon is off \(TOOLBOX_DAEMON\)/);
+    expect(off.stderr).not.toContain('answered by the daemon');
+    // Another project, with no daemon: said too.
+    const lone = tempProject({ 'tool_registry/add.yaml': ADD });
+    try {
+      const other = await p.tb(['select', 'add two numbers', '--verbose'], { cwd: lone.dir });
+      expect(other.stderr).toMatch(/not using the daemon: no daemon runs for this project/);
+    } finally {
+      lone.cleanup();
+    }
+    // Without --verbose: nothing about the daemon.
+    expect((await p.tb(['select', 'add two numbers'])).stderr).toBe('');
+    for (const argv of [['select', 'add'], ['run', 'add', '--a', '1', '--b', '2'], ['daemon', 'status']]) {
+      for (const json of [false, true]) {
+        const r = await p.tb([...argv, ...(json ? ['--json'] : [])], { env: { TOOLBOX_DAEMON: 'yes' } });
+        expect({ argv, json, code: r.code, stdout: r.stdout }).toEqual({ argv, json, code: ExitCode.usage, stdout: '' });
+        if (json) expect(JSON.parse(r.stderr).error.code).toBe('invalid_daemon_mode');
+        else expect(r.stderr).toMatch(/TOOLBOX_DAEMON="yes" is not a daemon mode/);
+      }
+    }
   });
 
   it('on a terminal: the same colours and table width through the daemon (the client decides them)', async () => {

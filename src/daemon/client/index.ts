@@ -7,6 +7,7 @@ import { lstatSync } from 'node:fs';
 import { packageVersion } from '../../util/version.js';
 import {
   daemonPaths,
+  invalidModeText,
   prepareDir,
   socketDir,
   unsafeDir,
@@ -14,7 +15,8 @@ import {
   userSettings,
   type DaemonPaths,
 } from '../paths.js';
-import { note } from './relay.js';
+import { errorText, note } from './relay.js';
+import { ExitCode } from '../../errors.js';
 
 const START_WAIT_MS = 5000;
 
@@ -54,19 +56,27 @@ async function startDaemon(paths: DaemonPaths, env: NodeJS.ProcessEnv, stale?: s
 export async function tryDaemon(argv: string[], opts: { version?: string } = {}): Promise<number | undefined> {
   const env = process.env;
   const settings = userSettings(env);
-  if (settings.mode === 'off') return undefined;
+  if (settings.invalid !== undefined) {
+    // A typo (TOOLBOX_DAEMON=yes) must not quietly mean "off": say so, as a usage error.
+    const { message, hint } = invalidModeText(settings.invalid);
+    process.stderr.write(errorText(argv, 'invalid_daemon_mode', message, hint));
+    return ExitCode.usage;
+  }
   const verbose = argv.includes('--verbose') || argv.includes('-v');
+  if (settings.mode === 'off') return note(verbose, `the daemon is off (${settings.source})`);
+  const none = 'no daemon runs for this project (`toolbox daemon start` starts one; docs/daemon.md)';
   // No socket folder (no daemon ever ran for this user) costs one lstat.
   const bad = unsafeDir(socketDir(env));
-  if (bad === 'missing' && settings.mode !== 'on') return undefined;
+  if (bad === 'missing' && settings.mode !== 'on') return note(verbose, none);
   if (bad && bad !== 'missing') return note(verbose, bad);
   const version = opts.version ?? packageVersion();
   const paths = daemonPaths(env, process.cwd(), argv, version);
   let sock = bad ? 'missing' : unsafeEntry(paths.socket, 'socket');
-  if (sock === 'missing' && settings.mode !== 'on') return undefined;
+  if (sock === 'missing' && settings.mode !== 'on') return note(verbose, none);
   const [{ call }, { interactive }] = await Promise.all([import('./call.js'), import('./wire.js')]);
   // A person at a terminal may be asked questions by the tool mid-call (elicitation): direct.
-  if (argv[0] === 'run' && interactive()) return undefined;
+  if (argv[0] === 'run' && interactive())
+    return note(verbose, 'an interactive run (stdin and stderr are a terminal) runs directly');
   const notStarted = () => note(verbose, `the daemon did not start (see ${paths.log})`);
   if (sock === 'missing') {
     if (!(await startDaemon(paths, env))) return notStarted();
@@ -79,7 +89,7 @@ export async function tryDaemon(argv: string[], opts: { version?: string } = {})
   // A dead daemon's socket. Nobody but a daemon ever touches the socket path (a client that removed
   // it could remove a fresh daemon's socket renamed into place meanwhile); `on` starts a new daemon,
   // whose socket replaces it, `auto` runs directly.
-  if (settings.mode !== 'on') return undefined;
+  if (settings.mode !== 'on') return note(verbose, 'the daemon that served this project is gone (`toolbox daemon start`)');
   if (!(await startDaemon(paths, env, answer.stale))) return notStarted();
   const again = await call(paths, argv, { ...o, socketId: identity(paths.socket) });
   return typeof again === 'object' ? undefined : again;
