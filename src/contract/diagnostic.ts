@@ -12,6 +12,8 @@ export interface Diagnostic {
   /** JSON path inside the contract, when there is one ("schema.properties.city"). */
   path?: string;
   hint?: string;
+  /** The source lines around the position with a caret under it (YAML syntax errors). */
+  frame?: string;
 }
 
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };

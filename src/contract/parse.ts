@@ -1,6 +1,7 @@
 import type { Diagnostic } from './diagnostic.js';
 import type { ToolContract } from './types.js';
-import { decodeUtf8, readYamlSource, type PathSeg, type Pos } from './yaml-source.js';
+import { decodeUtf8, readYamlSource, type PathSeg, type Pos, type YamlSource } from './yaml-source.js';
+import { codeFrame, findIndentSlip } from './yaml-indent.js';
 import { ajvFor, pointerToPath, remoteRefs, type AjvError } from './ajv.js';
 import { linearProblem } from './regex.js';
 import { contractValidator } from './contract-validator.js';
@@ -89,8 +90,10 @@ export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
     return done();
   }
   const src = readYamlSource(decoded.text);
-  for (const e of src.errors) err('yaml-syntax', e.message, e.pos, undefined, 'Fix the YAML syntax at this position.');
-  if (src.errors.length) return done(undefined, src.locate);
+  if (src.errors.length) {
+    yamlErrors(decoded.text, src.errors, diags, file);
+    return done(undefined, src.locate);
+  }
   const data = src.value;
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     err(
@@ -127,6 +130,39 @@ export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
   }
   if (diags.length) return done(data, src.locate);
   return { file, data, contract: data as ToolContract, diagnostics: diags, locate: src.locate };
+}
+
+/**
+ * The parser's errors as diagnostics with a code frame. An indentation slip at or before the first
+ * error is one diagnostic that says so (the parser's own messages name the grammar, often twice).
+ */
+function yamlErrors(text: string, errors: YamlSource['errors'], diags: Diagnostic[], file: string): void {
+  // The parser often notices a slip on the line above it (a plain scalar that would continue).
+  const first = Math.min(...errors.map((e) => e.pos.line));
+  const slip = findIndentSlip(text, first + 2);
+  const list = slip
+    ? [{ message: slip.message, pos: slip.pos, hint: slip.hint, data: false }]
+    : errors.map((e) => ({
+        message: e.message,
+        pos: e.pos,
+        data: e.code === 'YAML_DATA',
+        hint:
+          e.code === 'YAML_DATA'
+            ? 'Fix the YAML syntax at this position.'
+            : 'Fix the YAML syntax at this position (often a quote or bracket left open, or a key indented unlike its neighbours).',
+      }));
+  for (const e of list)
+    diags.push({
+      file,
+      line: e.pos.line,
+      column: e.pos.column,
+      severity: 'error',
+      rule: 'yaml-syntax',
+      message: e.message,
+      hint: e.hint,
+      // An alias bomb is about the data, not a place in the text.
+      ...(e.data ? {} : { frame: codeFrame(text, e.pos) }),
+    });
 }
 
 function checkJsonSchema(

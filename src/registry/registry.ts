@@ -226,11 +226,11 @@ export function findTool(project: Project, id: string): ToolEntry {
     const d = brokenHere.diagnostics[0]!;
     throw new ToolboxError(
       'tool_contract_invalid',
-      `tool '${id}' has an invalid contract: ${d.file}:${d.line}:${d.column}: ${d.message}`,
+      `tool '${id}' has an invalid contract: ${d.file}:${d.line}:${d.column}: ${d.message}${d.frame ? `\n${d.frame}` : ''}`,
       {
         exitCode: ExitCode.registry,
         location: { file: d.file, line: d.line, column: d.column },
-        hint: 'Run `toolbox validate` for all problems.',
+        hint: d.hint ? `${d.hint} \`toolbox validate\` lists every problem.` : 'Run `toolbox validate` for all problems.',
       },
     );
   }

@@ -27,4 +27,21 @@ describe('toolbox show', () => {
     expect(run.code).toBe(show.code);
     expect(run.errorJson.error.code).toBe(show.errorJson.error.code);
   });
+
+  it('a contract with an indentation slip: run and validate say "indentation" once, with a code frame', async () => {
+    p = tempProject({
+      'tool_registry/slip.yaml':
+        'id: slip_tool\nname: Slip\ndescription: Counts words.\nschema:\n  type: object\n   properties: {}\nloader: command\nloader_config: { argv: [wc] }\n',
+    });
+    const run = await cli(['run', 'slip_tool'], { cwd: p.dir });
+    expect(run.code).toBe(3);
+    expect(run.stderr.match(/indentation/g)).toHaveLength(1);
+    expect(run.stderr).toContain('slip.yaml:6:4: bad indentation');
+    expect(run.stderr).toContain('> 6 |    properties: {}');
+    const v = await cli(['validate', '--no-routing'], { cwd: p.dir });
+    expect(v.code).toBe(1);
+    expect(v.stdout.match(/yaml-syntax/g)).toHaveLength(1);
+    expect(v.stdout).toMatch(/6:4 +error +bad indentation: 'properties' on line 6 is indented 3 spaces/);
+    expect(v.stdout).toMatch(/> 6 \| {4}properties: \{\}\n +\| +\^/);
+  });
 });

@@ -181,6 +181,51 @@ describe('parseContract diagnostics', () => {
     expect(p.contract).toBeUndefined();
   });
 
+  // A slip in indentation, as people make them: one diagnostic that says "indentation", at the
+  // slipped line, with a code frame (the parser alone says "Nested mappings are not allowed in compact
+  // mappings" and "Implicit keys need to be on a single line", on the line above).
+  it.each<[string, string, string, RegExp]>([
+    ['one space too deep', `${B}schema:\n  type: object\n   properties: {}\n`, '8:4', /deeper than 'type' on line 7/],
+    ['one space too shallow', `${B}schema:\n  type: object\n properties: {}\n`, '8:2', /no mapping around it starts/],
+    ['between two levels', `${B}schema:\n    type: object\n  properties: {}\n`, '8:3', /'type' on line 7 is at 4/],
+    [
+      'a key under a list item',
+      `${B}schema:\n  type: object\n  required:\n  - a\n  - b\n    c: 1\n`,
+      '11:5',
+      /deeper than '- b' on line 10/,
+    ],
+    [
+      'after a flow mapping over two lines',
+      `${B}schema:\n  type: object\n  properties:\n    a: { type: string,\n      description: x }\n   required: [a]\n`,
+      '11:4',
+      /'a' on line 9 is at 4 spaces, 'properties' on line 8 is at 2 spaces/,
+    ],
+  ])('an indentation slip, %s: one message with a code frame', (_name, text, at, says) => {
+    const ds = parse(text).diagnostics;
+    expect(ds).toHaveLength(1);
+    const d = ds[0]!;
+    expect(`${d.line}:${d.column}`).toBe(at);
+    expect(d.rule).toBe('yaml-syntax');
+    expect(d.message).toMatch(/^bad indentation: /);
+    expect(d.message).toMatch(says);
+    expect(d.hint).toMatch(/Indent '/);
+    const caret = d.frame!.split('\n').findIndex((l) => l.startsWith('>'));
+    expect(d.frame!.split('\n')[caret]).toContain(text.split('\n')[d.line - 1]!);
+    expect(d.frame!.split('\n')[caret + 1]!.indexOf('^')).toBe(d.frame!.split('\n')[caret]!.indexOf('|') + 1 + d.column);
+  });
+
+  it('no indentation message where the indentation is fine (a quoted line break, a block scalar, list items)', () => {
+    for (const text of [
+      `${B}${S}format: "line one:\n   two: x"\nwarm: [\n`,
+      `${B}schema:\n  type: object\n  description: |\n    a: b\n      c: d\n  required: [\n`,
+      `${B}schema:\n  type: object\n  anyOf:\n    - type: object\n      required: [a]\n    - required: [b]\n  x: [\n`,
+    ]) {
+      const ds = parse(text).diagnostics;
+      expect(ds.length, text).toBeGreaterThan(0);
+      for (const d of ds) expect(d.message, text).not.toMatch(/indentation/);
+    }
+  });
+
   it('hints say what to do', () => {
     const hint = (v: string | Uint8Array) => parse(v).diagnostics[0]!.hint;
     expect(hint('# c\n')).toBe('Fill it in (`toolbox new <id>` scaffolds one) or delete it.');
@@ -188,7 +233,7 @@ describe('parseContract diagnostics', () => {
       'Remove it from the registry folder or rename it so it does not end in .yaml/.yml.',
     );
     expect(hint(new Uint8Array([0xc3]))).toBe('Re-save the file as UTF-8.');
-    expect(hint('a: [\n')).toBe('Fix the YAML syntax at this position.');
+    expect(hint('a: [\n')).toMatch(/^Fix the YAML syntax at this position/);
     expect(hint(`${B}x:\n  constructor: 1\n`)).toBe('Rename or remove this key.');
     expect(hint(`${B}schema: { $ref: "http://x" }\n`)).toBe(
       'Inline the referenced schema under $defs and use "#/$defs/…".',
