@@ -4,7 +4,6 @@ import type { LoaderType } from '../contract/types.js';
 import { newTool } from '../scaffold/new-tool.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { invocation } from '../output/invocation.js';
-import { SAMPLE_ARGS } from '../scaffold/tool.js';
 
 /** `toolbox new <id> --loader <type> [--description …] [--name …] [--force]`. */
 export async function newCommand(ctx: CommandContext, args: unknown[], opts: Record<string, unknown>): Promise<number> {
@@ -35,13 +34,13 @@ export async function newCommand(ctx: CommandContext, args: unknown[], opts: Rec
   for (const d of r.diagnostics) {
     ctx.io.stderr.write(`${rel(d.file)}:${d.line}:${d.column}: ${d.severity}: ${d.message} (${d.rule})\n`);
   }
-  const loader = (opts.loader as LoaderType | undefined) ?? 'python_function';
   const tb = invocation(ctx.io.cwd, ctx.io.env);
   const edit = [...r.created, ...r.overwritten].map((f) => rel(f.path)).join(' and ');
   if (opts.description === undefined)
     ctx.io.stderr.write(`No --description: write what ${String(args[0])} does and when to use it in the contract.\n`);
+  // A stub: validate fails on its TODOs until the schema (and the code) are the tool's own.
   ctx.io.stderr.write(
-    `Next: edit ${edit}, then: ${tb} validate && ${tb} run ${String(args[0])} ${SAMPLE_ARGS[loader]}\n`,
+    `Next: fill in the TODOs of ${edit} (the arguments, then the code), then: ${tb} validate && ${tb} run ${String(args[0])} --help\n`,
   );
   return 0;
 }

@@ -59,6 +59,9 @@ export async function newTool(project: Project, o: NewToolOptions): Promise<NewT
     // The stub's own description would describe a word counter under another tool's id, and two
     // identical descriptions make selection a coin toss: ask for the real text instead.
     todoDescription: o.description === undefined,
+    // Never another tool's schema and code under this tool's name (init's word counter): a stub
+    // whose TODOs validate reports until they are filled in.
+    stub: true,
   });
   const rel = (p: string) => relative(o.cwd, p) || p;
   const taken = existing(files);

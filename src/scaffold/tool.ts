@@ -22,6 +22,11 @@ export interface ToolPlanOptions {
   description?: string;
   /** No description given (`toolbox new` without --description): write a TODO that validate flags, not the stub's. */
   todoDescription?: boolean;
+  /**
+   * `toolbox new`: a generic stub (one TODO parameter, code that raises "not implemented") that
+   * validate flags until it is filled in. Without it (`init`'s first tool) the working word counter.
+   */
+  stub?: boolean;
 }
 
 /** Valid tool ids (the contract schema's pattern). */
@@ -112,8 +117,9 @@ export function planTool(o: ToolPlanOptions): PlannedFile[] {
     function: ident,
     impl: implRel ?? '',
   };
+  const dir = o.stub ? 'new/' : '';
   const files: PlannedFile[] = [
-    { path: contractPath, role: 'contract', content: render(readTemplate(`contracts/${o.loader}.yaml`), values) },
+    { path: contractPath, role: 'contract', content: render(readTemplate(`${dir}contracts/${o.loader}.yaml`), values) },
   ];
   if (implRel) {
     const ext = o.loader === 'python_function' ? 'python_function.py' : 'node_module.mjs';
@@ -122,7 +128,7 @@ export function planTool(o: ToolPlanOptions): PlannedFile[] {
     files.push({
       path: join(o.root, ...implRel.split('/')),
       role: 'implementation',
-      content: render(readTemplate(`impl/${ext}`), implValues),
+      content: render(readTemplate(`${dir}impl/${ext}`), implValues),
     });
   }
   return files;
