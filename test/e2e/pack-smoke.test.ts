@@ -1,6 +1,7 @@
-// The installed product, not the clone: `npm pack` (with its real prepack), the tarball installed
-// into a fresh project (npm 11's `npm init -y`: "type": "commonjs"), then the CLI through npx as a
-// user types it, the library from strict TypeScript without @types/node, and from require().
+// The installed product, not the clone: `npm pack` (with its real prepack), then README's Quick start
+// lines run literally in a fresh project (npm 11's `npm init -y`: "type": "commonjs"), read from
+// README.md itself so that this test breaks when README changes; then README's tour, its MCP client
+// snippet, the library from strict TypeScript without @types/node, and from require().
 // Builds a copy of the sources (never this worktree's dist/, which other tests are using).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -21,9 +22,25 @@ function sh(cwd: string, cmd: string, args: string[], timeout = 120_000) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, all: `${r.stdout}\n${r.stderr}` };
 }
 const toolbox = (...args: string[]) => sh(APP, 'npx', ['--no-install', 'toolbox', ...args]);
+const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+
+/** The lines of the first fenced block of `lang` after `heading` that contains `containing` (comments kept: sh drops them). */
+function readmeBlock(heading: string, containing: string, lang = 'sh'): string[] {
+  const from = README.indexOf(`\n${heading}\n`);
+  expect(from, `README has no heading ${heading}`).toBeGreaterThan(-1);
+  for (const m of README.slice(from).matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))) {
+    if (m[1]!.includes(containing)) return m[1]!.split('\n').filter((l) => l.trim() && !/^\s*#/.test(l));
+  }
+  throw new Error(`README: no ${lang} block with ${containing} under ${heading}`);
+}
 
 let tarball = '';
 let install = { code: 0 as number | null, all: '' };
+
+// README's Quick start: what to run in the copy of the repository, and what in the project.
+const BUILD = readmeBlock('## Quick start', 'npm pack');
+const QUICK = readmeBlock('## Quick start', 'npx toolbox init');
+const quick: { line: string; code: number | null; all: string }[] = [];
 
 beforeAll(() => {
   for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'LICENSE', 'README.md'])
@@ -31,6 +48,8 @@ beforeAll(() => {
   for (const d of ['bin', 'src', 'scripts', 'schemas', 'templates', 'docs'])
     cpSync(join(REPO, d), join(SRC, d), { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(SRC, 'node_modules'), 'dir');
+  // The copy's node_modules is this worktree's (a link): `npm ci` there would replace it, so only
+  // the rest of README's build line runs (asserted below to be `npm ci && npm pack`).
   const pack = sh(SRC, 'npm', ['pack', '--json', '--pack-destination', TMP], 180_000);
   expect(pack.code, pack.stderr).toBe(0);
   tarball = join(TMP, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename);
@@ -47,9 +66,15 @@ beforeAll(() => {
   writeFileSync(join(standIn, 'index.js'), 'module.exports = {};\n');
   const pre = sh(APP, 'npm', ['install', '--no-audit', '--no-fund', standIn], 180_000);
   expect(pre.code, pre.all).toBe(0);
-  const r = sh(APP, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], 180_000);
-  install = { code: r.code, all: r.all };
-}, 400_000);
+  // README's project lines, as written: only the folder of the copy is this test's.
+  for (const line of QUICK) {
+    const cmd = line.replaceAll('/path/to/toolbox/', `${TMP}/`);
+    const r = sh(APP, 'sh', ['-c', cmd], 300_000);
+    quick.push({ line, code: r.code, all: r.all });
+    if (r.code !== 0) break;
+  }
+  install = quick[0] ?? install;
+}, 600_000);
 // The installed project is ~120 MB of small files: deleting it takes a while on a busy machine.
 afterAll(() => rmSync(TMP, { recursive: true, force: true }), 300_000);
 
@@ -81,37 +106,64 @@ describe(`the packed ${NAME} tarball`, () => {
     expect(Object.keys(pkg.bin).sort()).toEqual([NAME, 'toolbox'].sort());
   });
 
+  it("README's Quick start runs as written: build line, install from the tarball, init, validate, run", () => {
+    expect(BUILD).toEqual([expect.stringMatching(/^npm ci && npm pack\s+#/)]);
+    expect(tarball).toMatch(new RegExp(`/${NAME}-\\d+\\.\\d+\\.\\d+\\.tgz$`));
+    expect(QUICK[0]).toMatch(/^npm install --save-dev \/path\/to\/toolbox\/agent-toolbox-\*\.tgz /);
+    for (const q of quick) expect({ line: q.line, code: q.code, out: q.all }).toMatchObject({ code: 0 });
+    expect(quick.map((q) => q.line)).toEqual(QUICK);
+    expect(quick[quick.length - 1]!.all).toMatch(/words: +3/);
+    expect(readFileSync(join(APP, '.gitignore'), 'utf8')).toContain('.toolbox/');
+    expect(JSON.parse(readFileSync(join(APP, 'package.json'), 'utf8')).devDependencies[NAME]).toMatch(/^file:/);
+    // The registry name is promised only for later, and the package names no repository that does not exist.
+    expect(README).toMatch(
+      /Once `agent-toolbox` is published on the npm registry, `npm install --save-dev agent-toolbox`/,
+    );
+    const pkg = JSON.parse(readFileSync(join(APP, 'node_modules', NAME, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    for (const k of ['repository', 'homepage', 'bugs']) expect(pkg[k], k).toBeUndefined();
+  });
+
   it('installs into a fresh project without install-script warnings', () => {
     expect(install.code, install.all).toBe(0);
     expect(install.all).not.toMatch(/install-scripts/);
   });
 
-  it("init, new, validate, select and run work through npx, and init's Next: line runs as printed", () => {
-    const init = toolbox('init', '--yes');
-    expect(init.code, init.all).toBe(0);
-    const next = /^Next: (.*)$/m.exec(init.stderr)?.[1];
-    expect(next).toMatch(/^npx toolbox validate && npx toolbox run word_count /);
-    expect(sh(APP, 'sh', ['-c', next!]).code).toBe(0);
-    expect(readFileSync(join(APP, '.gitignore'), 'utf8')).toContain('.toolbox/');
-
-    const made = toolbox(
-      'new',
-      'shop_hours',
-      '--description',
-      'Look up the opening hours of a shop by its name and city. Use it when the user asks whether a shop is open.',
+  it("README's tour runs line by line in that project (the example-registry lines are set apart)", () => {
+    const tour = readmeBlock('## A tour', 'toolbox init');
+    const skip = /^toolbox (init|serve|import|completion)\b|^source /; // done above, long-running, or networked
+    let filled = false;
+    for (const line of tour) {
+      if (skip.test(line)) continue;
+      const r = sh(APP, 'sh', ['-c', `npx --no-install ${line}`]);
+      if (/^toolbox validate/.test(line) && !filled) {
+        // new's stub: validate names its TODO, and nothing else, until the user fills it in.
+        expect(r.code, `${line}\n${r.all}`).toBe(1);
+        expect(r.all).toMatch(/TODO/);
+        const c = join(APP, 'tool_registry', 'shop_hours.yaml');
+        writeFileSync(c, readFileSync(c, 'utf8').replace(/"TODO:[^"]*"/, 'The shop, as "name, city".'));
+        const py = join(APP, 'my_tools', 'shop_hours.py');
+        writeFileSync(py, readFileSync(py, 'utf8').replace(/raise NotImplementedError\(.*\)/, 'return "9:00-18:00"'));
+        filled = true;
+        const again = toolbox('validate');
+        expect(again.code, again.all).toBe(0);
+        continue;
+      }
+      expect({ line, code: r.code, out: r.all }).toMatchObject({ code: 0 });
+    }
+    expect(filled).toBe(true);
+    expect(JSON.parse(toolbox('run', 'shop_hours', '--input', 'Lidl, Lyon', '--json').stdout).result).toBe(
+      '9:00-18:00',
     );
-    expect(made.code, made.all).toBe(0);
-    const contract = readFileSync(join(APP, 'tool_registry', 'shop_hours.yaml'), 'utf8');
-    expect(contract.split('\n')[0]).toBe(
-      `# yaml-language-server: $schema=../node_modules/${NAME}/schemas/contract.schema.json`,
-    );
-    expect(toolbox('validate').code).toBe(0);
+    // The second block names tools this project does not have: README says so before it.
+    const example = readmeBlock('## A tour', 'query_weather');
+    expect(example.some((l) => /query_weather/.test(l))).toBe(true);
+    expect(toolbox('show', 'query_weather').code).toBe(2);
+    expect(README).toMatch(/These name tools of the shipped example registry/);
     const sel = toolbox('select', 'how many words are in this paragraph', '--json');
-    expect(sel.code, sel.all).toBe(0);
     expect((JSON.parse(sel.stdout) as { results: { id: string }[] }).results[0]!.id).toBe('word_count');
-    const run = toolbox('run', 'shop_hours', '--text', 'open from nine to five', '--json');
-    expect(run.code, run.all).toBe(0);
-    expect(JSON.stringify(JSON.parse(run.stdout))).toContain('"words":5');
     expect(sh(APP, 'npx', ['--no-install', NAME, '--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     // The HTML reports find their page code (dist/report/app/) and uPlot (a dependency) when installed.
     writeFileSync(join(APP, 'cases.jsonl'), '{"query": "count the words of a text", "relevant": ["word_count"]}\n');
@@ -125,7 +177,41 @@ describe(`the packed ${NAME} tarball`, () => {
       expect(html).toContain('var uPlot=');
       expect(html).toContain('TB.start(');
     }
-  });
+  }, 180_000);
+
+  it("README's MCP client snippet starts serve from the local install, from any folder", async () => {
+    const json = readmeBlock('## MCP', 'mcpServers', 'json').join('\n').replaceAll('/abs/path', APP);
+    const server = (JSON.parse(json) as { mcpServers: { toolbox: { command: string; args: string[] } } }).mcpServers
+      .toolbox;
+    expect(server.command).toBe(join(APP, 'node_modules', '.bin', 'toolbox'));
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    // An MCP client starts it from wherever it runs (here /), with its own environment.
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      cwd: '/',
+      env: ENV as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'readme-snippet', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name).sort()).toEqual(['call_tool', 'search_tools']);
+      const r = (await client.callTool({
+        name: 'call_tool',
+        arguments: { id: 'word_count', arguments: { text: 'a b c' } },
+      })) as {
+        isError?: boolean;
+        content: { type: string; text: string }[];
+      };
+      expect(r.isError, JSON.stringify(r)).toBeFalsy();
+      expect(JSON.stringify(r.content)).toMatch(/words.{0,6}3/);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it('leaves out the OpenTelemetry SDK: tracing asked for runs the tool untraced and says so once, without secrets', () => {
     const pkg = JSON.parse(readFileSync(join(APP, 'node_modules', NAME, 'package.json'), 'utf8')) as {
