@@ -230,7 +230,9 @@ export function findTool(project: Project, id: string): ToolEntry {
       {
         exitCode: ExitCode.registry,
         location: { file: d.file, line: d.line, column: d.column },
-        hint: d.hint ? `${d.hint} \`toolbox validate\` lists every problem.` : 'Run `toolbox validate` for all problems.',
+        hint: d.hint
+          ? `${d.hint} \`toolbox validate\` lists every problem.`
+          : 'Run `toolbox validate` for all problems.',
       },
     );
   }

@@ -211,7 +211,9 @@ describe('parseContract diagnostics', () => {
     expect(d.hint).toMatch(/Indent '/);
     const caret = d.frame!.split('\n').findIndex((l) => l.startsWith('>'));
     expect(d.frame!.split('\n')[caret]).toContain(text.split('\n')[d.line - 1]!);
-    expect(d.frame!.split('\n')[caret + 1]!.indexOf('^')).toBe(d.frame!.split('\n')[caret]!.indexOf('|') + 1 + d.column);
+    expect(d.frame!.split('\n')[caret + 1]!.indexOf('^')).toBe(
+      d.frame!.split('\n')[caret]!.indexOf('|') + 1 + d.column,
+    );
   });
 
   it('no indentation message where the indentation is fine (a quoted line break, a block scalar, list items)', () => {

@@ -92,10 +92,19 @@ describe('toolbox daemon', () => {
     }
     // Without --verbose: nothing about the daemon.
     expect((await p.tb(['select', 'add two numbers'])).stderr).toBe('');
-    for (const argv of [['select', 'add'], ['run', 'add', '--a', '1', '--b', '2'], ['daemon', 'status']]) {
+    for (const argv of [
+      ['select', 'add'],
+      ['run', 'add', '--a', '1', '--b', '2'],
+      ['daemon', 'status'],
+    ]) {
       for (const json of [false, true]) {
         const r = await p.tb([...argv, ...(json ? ['--json'] : [])], { env: { TOOLBOX_DAEMON: 'yes' } });
-        expect({ argv, json, code: r.code, stdout: r.stdout }).toEqual({ argv, json, code: ExitCode.usage, stdout: '' });
+        expect({ argv, json, code: r.code, stdout: r.stdout }).toEqual({
+          argv,
+          json,
+          code: ExitCode.usage,
+          stdout: '',
+        });
         if (json) expect(JSON.parse(r.stderr).error.code).toBe('invalid_daemon_mode');
         else expect(r.stderr).toMatch(/TOOLBOX_DAEMON="yes" is not a daemon mode/);
       }

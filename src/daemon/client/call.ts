@@ -103,7 +103,8 @@ export function call(
           if (m.t !== 'ack') return fallback(typeof m.reason === 'string' ? m.reason : 'refused');
           clearTimeout(timer);
           state = 'running';
-          if (o.verbose) relay.write(2, `toolbox: answered by the daemon${typeof m.pid === 'number' ? ` (pid ${m.pid})` : ''}\n`);
+          if (o.verbose)
+            relay.write(2, `toolbox: answered by the daemon${typeof m.pid === 'number' ? ` (pid ${m.pid})` : ''}\n`);
           process.on('SIGINT', onSig);
           process.on('SIGTERM', onSig);
           if (!upFront) wire.send({ t: 'go' });

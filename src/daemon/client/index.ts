@@ -89,7 +89,8 @@ export async function tryDaemon(argv: string[], opts: { version?: string } = {})
   // A dead daemon's socket. Nobody but a daemon ever touches the socket path (a client that removed
   // it could remove a fresh daemon's socket renamed into place meanwhile); `on` starts a new daemon,
   // whose socket replaces it, `auto` runs directly.
-  if (settings.mode !== 'on') return note(verbose, 'the daemon that served this project is gone (`toolbox daemon start`)');
+  if (settings.mode !== 'on')
+    return note(verbose, 'the daemon that served this project is gone (`toolbox daemon start`)');
   if (!(await startDaemon(paths, env, answer.stale))) return notStarted();
   const again = await call(paths, argv, { ...o, socketId: identity(paths.socket) });
   return typeof again === 'object' ? undefined : again;
