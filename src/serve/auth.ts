@@ -186,16 +186,21 @@ export class AuthGate {
  * connection up (it must be ours). False on systems without /proc/net/tcp, or where it lies.
  */
 export async function peerCheckWorks(host: string, port: number): Promise<boolean> {
-  const target = host === '0.0.0.0' ? '127.0.0.1' : host === '::' || host === '[::]' ? '::1' : host;
-  const sock = await new Promise<Socket | undefined>((resolve) => {
-    const s = connect(port, target.replace(/^\[|\]$/g, ''), () => resolve(s));
-    s.once('error', () => resolve(undefined));
-  });
-  if (!sock) return false;
-  try {
-    // Seen from our side of the probe: its server end is also ours.
-    return (await peerUid(sock)) === process.getuid?.();
-  } finally {
-    sock.destroy();
+  const h = host.replace(/^\[|\]$/g, '');
+  // A wildcard address is reached on loopback (IPv6 may be off: then over IPv4).
+  const targets = h === '0.0.0.0' ? ['127.0.0.1'] : h === '::' ? ['::1', '127.0.0.1'] : [h];
+  for (const target of targets) {
+    const sock = await new Promise<Socket | undefined>((resolve) => {
+      const s = connect(port, target, () => resolve(s));
+      s.once('error', () => resolve(undefined));
+    });
+    if (!sock) continue;
+    try {
+      // Seen from our side of the probe: its server end is also ours.
+      return (await peerUid(sock)) === process.getuid?.();
+    } finally {
+      sock.destroy();
+    }
   }
+  return false;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { createServer, connect, type Socket } from 'node:net';
 import { findUid, peerUid, peerUidAvailable } from '../../src/serve/peer-uid.js';
+import { peerCheckWorks } from '../../src/serve/auth.js';
 
 const root = process.getuid?.() === 0;
 
@@ -92,4 +93,17 @@ describe('peerUid', () => {
     expect(findUid(t, '0100007F:A000', '0100007F:1F90')).toBe(1000);
     expect(findUid(t, '0100007F:A001', '0100007F:1F90')).toBeUndefined();
   });
+
+  it.each(['127.0.0.1', '0.0.0.0', ...(v6 ? ['::', '::1'] : [])])(
+    'the start-up self-check works on %s',
+    async (host) => {
+      const srv = createServer((c) => c.resume());
+      await new Promise<void>((r) => srv.listen(0, host, () => r()));
+      try {
+        expect(await peerCheckWorks(host, (srv.address() as { port: number }).port)).toBe(true);
+      } finally {
+        srv.close();
+      }
+    },
+  );
 });
