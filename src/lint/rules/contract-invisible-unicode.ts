@@ -1,5 +1,5 @@
 import type { LintRule } from '../types.js';
-import { allStrings } from '../poison.js';
+import { allStrings } from '../model-texts.js';
 
 // Characters a reviewer cannot see but a model reads: zero-width and joiner characters, bidi
 // overrides and isolates (Trojan Source), Unicode tag characters (ASCII smuggling), the

@@ -1,16 +1,6 @@
 import type { LintRule } from '../types.js';
-import { firstMatch, modelTexts } from '../poison.js';
-
-// Steering without a name: "do not use any other tool", "always call this tool first".
-const STEERING: RegExp[] = [
-  /\b(do\s+not|don't|never)\s+(use|call|invoke|run)\s+(any\s+)?other\s+tools?/i,
-  /\binstead\s+of\s+(any|all)\s+other\s+tools?/i,
-  /\b(always|must)\s+(call|use|invoke|run)\s+this\s+tool\s+(first|before|instead)/i,
-  /\bbefore\s+(using|calling)\s+any\s+(other\s+)?tools?/i,
-  /(不要|不得|禁止|切勿)(使用|调用)(任何)?其他(的)?工具/,
-  /(必须|务必|总是|始终)(先|首先|优先)?(调用|使用)(本|此|这个)工具/,
-  /(调用|使用)任何(其他)?工具(之前|前)/,
-];
+import { modelTexts } from '../model-texts.js';
+import { detectText } from '../poison/detect.js';
 
 // Verbs around a tool name that make the text an order rather than a cross-reference.
 const ORDER =
@@ -42,9 +32,9 @@ function namedTool(sentence: string, ids: Set<string>, own: unknown): string | u
 export const rule: LintRule = {
   meta: {
     id: 'description-cross-tool',
-    description: 'A description tells the model to call or avoid another tool.',
+    description: 'A description names another tool of the registry next to an order word.',
     severity: 'warning',
-    docs: 'A tool that tells the model which other tools to call or avoid ("never use send_email", "不要使用其他工具") can hijack the agent\'s choices (tool shadowing). Describe what this tool does; let the selector and the model choose.',
+    docs: 'A description that names another tool of the registry next to an order ("call send_email after", "必须调用 send_email") may steer the agent\'s choices (tool shadowing); often it is only a cross-reference, hence a warning. Clear orders about other tools are poison-tool-steering errors.',
   },
   checkAll(ctx) {
     const ids = new Set<string>();
@@ -53,18 +43,18 @@ export const rule: LintRule = {
       const own = f.data.id;
       for (const t of modelTexts(f.data)) {
         if (t.kind !== 'prose') continue;
-        let found = firstMatch(t.text, STEERING);
-        if (!found) {
-          // A '.' ends a sentence only before a space or the end: ids such as send-mail.v2 have dots.
-          for (const s of t.text.split(/[;!?。；！？\n]+|\.(?:\s+|$)/)) {
-            const m = ORDER.test(s) ? namedTool(s, ids, own) : undefined;
-            if (m) {
-              found = `mentions tool '${m}': "${s.trim().slice(0, 100)}"`;
-              break;
-            }
+        let found: string | undefined;
+        // A '.' ends a sentence only before a space or the end: ids such as send-mail.v2 have dots.
+        for (const s of t.text.split(/[;!?。；！？\n]+|\.(?:\s+|$)/)) {
+          const m = ORDER.test(s) ? namedTool(s, ids, own) : undefined;
+          if (m) {
+            found = `mentions tool '${m}': "${s.trim().slice(0, 100)}"`;
+            break;
           }
-        } else if (found) found = `"${found}"`;
+        }
         if (!found) continue;
+        // An order the poison-tool-steering rule reports as an error is not reported twice.
+        if (detectText({ text: t.text, kind: t.kind, inParam: false }).some((f) => f.cls === 'tool-steering')) continue;
         ctx.report(f, {
           path: t.path,
           message: `${t.what} steers the model's choice of other tools: ${found}`,

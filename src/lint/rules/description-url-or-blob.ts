@@ -1,5 +1,5 @@
 import type { LintRule } from '../types.js';
-import { modelTexts } from '../poison.js';
+import { modelTexts } from '../model-texts.js';
 
 const PATTERNS: { re: RegExp; what: string }[] = [
   { re: /\b(https?|ftp|wss?|file):\/\/[^\s"'<>）)]+/i, what: 'a URL' },

@@ -1,10 +1,10 @@
 import type { LintRule } from '../types.js';
-import { OVERRIDE_PATTERNS, SECRET_PATHS, firstMatch, modelTexts } from '../poison.js';
+import { modelTexts } from '../model-texts.js';
+import { firstOf } from '../poison/rx.js';
 
 // A value (enum member, default, const, example) that talks to the model instead of being data.
+// (Overrides, secrets and the other poisoning classes in values are the poison-* rules' findings.)
 const ADDRESSING: RegExp[] = [
-  ...OVERRIDE_PATTERNS,
-  SECRET_PATHS,
   /\b(you|assistant|the\s+model|the\s+ai|llm)\b[^.]{0,40}\b(must|should|need\s+to|have\s+to|always|never)\b/i,
   /^\s*(please|always|never)\s+(call|use|send|read|ignore|do|don't|include|tell|remember|forget)\b/i,
   /^\s*(important|note|system)\s*[:!]/i,
@@ -25,7 +25,7 @@ export const rule: LintRule = {
     const max = Number(ctx.options.max_length);
     for (const t of modelTexts(ctx.data)) {
       if (t.kind !== 'value') continue;
-      let found = firstMatch(t.text, ADDRESSING);
+      let found = firstOf(t.text, ADDRESSING);
       if (found) found = `"${found}"`;
       else if (t.text.length > max) found = `a ${t.text.length}-character value (at most ${max})`;
       if (!found) continue;
