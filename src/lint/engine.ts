@@ -5,6 +5,12 @@ import type { LintFile, LintRule, LintSettings, Report, RuleMeta } from './types
 
 const SEVERITIES = ['error', 'warning', 'info', 'off'];
 
+/** Rules that were split into others: a config naming the old id is told which rules replaced it. */
+const REPLACED: Record<string, string[]> = {
+  'description-instruction-override': ['poison-override', 'poison-concealment'],
+  'description-secret-access': ['poison-secret-env', 'poison-secret-file', 'poison-exfiltration'],
+};
+
 function configError(file: string | undefined, message: string, hint: string): ToolboxError {
   return new ToolboxError('config_invalid', `${file ?? 'toolbox.config.yaml'}: ${message}`, {
     exitCode: ExitCode.registry,
@@ -36,6 +42,13 @@ export function lintSettings(
     throw configError(configFile, '`lint` must be a mapping', 'Use `lint: { rules: {...}, options: {...} }`.');
   const known = (id: string, where: string) => {
     if (byId.has(id)) return byId.get(id)!;
+    const replaced = REPLACED[id];
+    if (replaced)
+      throw configError(
+        configFile,
+        `${where}: rule '${id}' was replaced by ${replaced.join(', ')}`,
+        'Name the new rules instead (docs/supply-chain.md lists what each one finds).',
+      );
     const near = closest(id, byId.keys());
     throw configError(
       configFile,

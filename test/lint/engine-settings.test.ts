@@ -59,6 +59,16 @@ describe('lintSettings: config errors say where and what to write', () => {
       "lint.options: unknown rule 'vauge'. Did you mean 'vague'?",
       'Rules: too-short, vague, range.',
     ],
+    [
+      { rules: { 'description-secret-access': 'off' } },
+      "lint.rules: rule 'description-secret-access' was replaced by poison-secret-env, poison-secret-file, poison-exfiltration",
+      'Name the new rules instead (docs/supply-chain.md lists what each one finds).',
+    ],
+    [
+      { options: { 'description-instruction-override': {} } },
+      "lint.options: rule 'description-instruction-override' was replaced by poison-override, poison-concealment",
+      'Name the new rules instead (docs/supply-chain.md lists what each one finds).',
+    ],
   ])('%j', (lint, message, hint) => {
     const e = configError(lint);
     expect([e.code, e.exitCode]).toEqual(['config_invalid', 3]);

@@ -11,8 +11,12 @@ import { REPO } from '../helpers.js';
 
 const POISON = new Set([
   'contract-invisible-unicode',
-  'description-instruction-override',
-  'description-secret-access',
+  'poison-override',
+  'poison-concealment',
+  'poison-secret-env',
+  'poison-secret-file',
+  'poison-exfiltration',
+  'poison-tool-steering',
   'description-cross-tool',
   'description-url-or-blob',
   'schema-value-instructions',

@@ -89,7 +89,7 @@ describe('validateProject edges', () => {
     // annotations.title is read by the model through MCP, though the contract schema does not list it
     expect(found(await validate())).toEqual([
       'a.yaml:7:1 error contract-schema',
-      'a.yaml:8:3 warning description-cross-tool',
+      'a.yaml:8:3 error poison-tool-steering',
       'b.yaml:7:1 error contract-schema',
     ]);
   });

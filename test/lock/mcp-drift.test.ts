@@ -74,7 +74,7 @@ describe('toolbox.lock and an MCP server that changes under it', () => {
     expect(after.tools.fx_add).toEqual(lock.tools.fx_add);
     const v = await cli(['validate', '--locked', '--no-routing', '--json'], { cwd: p.dir });
     expect(v.json.diagnostics.filter((d: { rule: string }) => d.rule.startsWith('lock-'))).toEqual([]);
-    expect(v.json.diagnostics.map((d: { rule: string }) => d.rule)).toContain('description-instruction-override');
-    expect(v.json.diagnostics.map((d: { rule: string }) => d.rule)).toContain('description-secret-access');
+    expect(v.json.diagnostics.map((d: { rule: string }) => d.rule)).toContain('poison-override');
+    expect(v.json.diagnostics.map((d: { rule: string }) => d.rule)).toContain('poison-secret-file');
   });
 });

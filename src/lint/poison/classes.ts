@@ -16,6 +16,8 @@ export type PoisonClass = (typeof POISON_CLASSES)[number];
 export interface Sentence extends SentenceViews {
   /** The text belongs to a parameter (its description, title or a value): "here" is that parameter. */
   inParam: boolean;
+  /** The contract's parameter names: "pass it as sidenote" names a place to put something. */
+  params: ReadonlySet<string>;
 }
 
 /** What a matcher's gate sees of a sentence before its views are built: cheap to compute. */

@@ -32,7 +32,7 @@ function bytesToText(bytes: Uint8Array): string | undefined {
 // Base64: runs of its alphabet, 8 characters or more; a run wrapped over lines (each line but the
 // last a multiple of 4 long) is joined first. Ordinary words are skipped unless they look encoded
 // (digits, + / =, or upper case after the first letter).
-const B64_TOKEN = /[A-Za-z0-9+/_-]{4,}={0,2}/g;
+const B64_TOKEN = /[A-Za-z0-9+/_-]{2,}={0,2}/g;
 const looksB64 = (s: string) => /[0-9+/=]/.test(s) || (/[a-z]/.test(s) && /[A-Z]/.test(s.slice(1)));
 
 function fromBase64(run: string): string | undefined {
@@ -150,6 +150,8 @@ const DECODERS: { via: string; re: RegExp; decode(run: string): string | undefin
   { via: 'binary', re: BINARY, decode: fromBinary },
 ];
 
+const INLINE = new Set(['percent-encoding', '\\u escapes', 'HTML character references']);
+
 /** A text with what it hides decoded in place, and how it was hidden. */
 export interface Decoded {
   text: string;
@@ -198,7 +200,9 @@ export function decodeInline(raw: string, clean: string): Decoded | undefined {
   const via = new Set<string>();
   for (const r of found) {
     if (r.start < at) continue;
-    out += `${clean.slice(at, r.start)} ${r.text} `;
+    // Escapes decode in place (a path stays one word); a decoded blob is set apart from its neighbours.
+    const pad = INLINE.has(r.via) ? '' : ' ';
+    out += `${clean.slice(at, r.start)}${pad}${r.text}${pad}`;
     at = r.end;
     via.add(r.via);
   }

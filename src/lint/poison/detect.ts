@@ -30,7 +30,10 @@ export interface TextInput {
   inParam: boolean;
   /** For values: the parameter names a path or key, so a secret path as its value is a default, not a request. */
   pathParam?: boolean;
+  /** The contract's parameter names (a sentence that says "as sidenote" names a place to put things). */
+  params?: ReadonlySet<string>;
 }
+const NO_PARAMS: ReadonlySet<string> = new Set();
 
 const MAX_TEXT = 65_536;
 const MAX_DEPTH = 2;
@@ -106,7 +109,7 @@ export function detectText(input: TextInput, depth = 0): Finding[] {
       if (found.has(cls)) continue;
       for (const m of scan.latin ? EN[cls] : []) {
         if (!m.gate(pre)) continue;
-        s ??= { ...sentenceViews(text), inParam: input.inParam };
+        s ??= { ...sentenceViews(text), inParam: input.inParam, params: input.params ?? NO_PARAMS };
         const ev = m.run(s);
         if (ev) {
           add(cls, ev);
@@ -116,7 +119,7 @@ export function detectText(input: TextInput, depth = 0): Finding[] {
       if (found.has(cls) || !cjk) continue;
       for (const m of ZH[cls]) {
         if (!m.gate(pre)) continue;
-        s ??= { ...sentenceViews(text), inParam: input.inParam };
+        s ??= { ...sentenceViews(text), inParam: input.inParam, params: input.params ?? NO_PARAMS };
         const ev = m.run(s);
         if (ev) {
           add(cls, ev);

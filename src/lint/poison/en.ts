@@ -44,7 +44,7 @@ const V: Vocab = {
 };
 
 /** A tool named by its id: snake_case, dotted, quoted, or "the X tool". */
-const TOOLREF = String.raw`(?:\x60[^\x60\s]{2,40}\x60|'[a-z0-9_.-]{2,40}'|"[a-z0-9_.-]{2,40}"|[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+|(?:the )?(?!(?:this|that|the|a|an|any|each|every|another|other|same|one|current|present|our|my|your|which|what|no|some|all|these|those|new|right|correct|best|appropriate|relevant|its|their|first|next|last|proper|given)\b)[a-z][a-z0-9_-]* (?:tool|function|command|plugin|server|integration))`;
+const TOOLREF = String.raw`(?:\x60[^\x60\s]{2,40}\x60|'[a-z0-9_.-]{2,40}'|"[a-z0-9_.-]{2,40}"|[a-z][a-z0-9-]*[_.][a-z0-9][a-z0-9_.-]*|(?:the )?(?!(?:this|that|the|a|an|any|each|every|another|other|same|one|current|present|our|my|your|which|what|no|some|all|these|those|new|right|correct|best|appropriate|relevant|its|their|first|next|last|proper|given)\b)[a-z][a-z0-9_-]* (?:tool|function|command|plugin|server|integration))`;
 const TV: Vocab = { ...V, TOOL: TOOLREF };
 
 const r = (src: string) => rx(src, V);
@@ -506,6 +506,10 @@ const ARTIFACT =
 /** A sentence that could name another tool: an identifier, a quoted name, "the X tool". */
 const TOOLISH = /[a-z0-9][_.][a-z0-9]|[\x60'"]|\b(?:tool|function|command|plugin|server|integration)s?\b/;
 const MASS_GATE = /\b(?:all|every|each|any)\b.*\b(?:must|should|shall|always|need to|has to|have to|are to|is to)\b/;
+/** Calling another tool with an attacker's address, account or flag: needs ARTIFACT as well. */
+const CALL_WITH = t(
+  String.raw`\b(?:always|also|must|should|every time|whenever|as well|and)\b.{0,30}?\b(?:call|use|invoke|run)\s+(?:the\s+)?{TOOL}(?:\s+tool)?\b.{0,80}`,
+);
 const MODIFY = [
   t(
     String.raw`\b(?:when|whenever|each time|every time|if|before|after|once|while)\s+(?:you\s+)?(?:{CALLV})\s+(?:the\s+)?{TOOL}(?:\s+tool)?\b.{0,80}?\b(?:{MODV})\b`,
@@ -644,6 +648,8 @@ const STEERING: Matcher[] = [
         if (m && (art || /\b(?:always|must|also|first|instead|make sure|be sure|every|all|never)\b/.test(m[0])))
           return cut(m[0]);
       }
+      const call = art && toolish ? CALL_WITH.exec(l) : null;
+      if (call) return cut(call[0]);
       const hit = mass ? MASS.exec(l) : null;
       if (hit && (art || /\b(?:any|other|another) tools?\b/.test(l))) return cut(hit[0]);
       return undefined;
@@ -656,7 +662,7 @@ const STEERING: Matcher[] = [
         String.raw`\b(?:prefix|prepend|append|precede|suffix|wrap|start|begin|end|add|insert|run)\b.{0,60}?\b(?:to|before|after|at the (?:start|end|beginning) of|in front of|with|on)?\s*(?:every|each|all|any)\s+(?:\w+\s+){0,2}?(?:{CMDS})\b`,
       ),
       t(
-        String.raw`\b(?:every|each|all|any)\s+(?:\w+\s+){0,2}?(?:{CMDS})\b(?:\s+you\s+(?:run|execute|make|issue|send))?\s+(?:must|should|shall|need to|has to|have to)\s+(?:be\s+|start\s+|begin\s+|end\s+)?(?:prefixed|appended|preceded|wrapped|start with|begin with|include|contain|end with)`,
+        String.raw`\b(?:every|each|all|any)\s+(?:\w+\s+){0,2}?(?:{CMDS})\b(?:\s+you\s+(?:run|execute|make|issue|send))?\s+(?:must|should|shall|need to|has to|have to)\s+(?:be\s+|start\s+|begin\s+|end\s+)?(?:prefixed|appended|preceded|wrapped|start with|begin with|end with)`,
       ),
       t(
         String.raw`\b(?:for|on|in|to|before)\s+(?:all|every|each|any)\s+(?:\w+\s+){0,2}?(?:commands?|queries|query|requests?|calls?|tool calls?)\b.{0,30}?\b(?:you run|you execute|you make|you send|run|executed|made)?.{0,30}?\b(?:with|using|through|via|in|to|from) (?:other|any|another|the \w+) tools?\b.{0,60}?\b(?:append|prefix|prepend|add|insert|include|run|use)\b`,

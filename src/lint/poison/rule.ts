@@ -19,8 +19,10 @@ export function analyseContract(data: Record<string, unknown>): ContractFinding[
   const hit = cache.get(data);
   if (hit) return hit;
   const out: ContractFinding[] = [];
-  for (const t of seenTexts(data)) {
-    for (const f of detectText(t)) out.push({ ...f, path: t.path, what: t.what });
+  const texts = seenTexts(data);
+  const params = new Set(texts.filter((t) => t.kind === 'key' && t.inParam).map((t) => t.text.toLowerCase()));
+  for (const t of texts) {
+    for (const f of detectText({ ...t, params })) out.push({ ...f, path: t.path, what: t.what });
   }
   cache.set(data, out);
   return out;

@@ -12,15 +12,18 @@ const CJK = new RegExp(`[${CJK_CLASS}]`, 'u');
 /** Separators inside a Chinese phrase ("不 要", "忽·略", "告*诉") are dropped. */
 const CJK_GAP = new RegExp(`([${CJK_CLASS}])[\\s·•*.\\-_|/~+・、]+(?=[${CJK_CLASS}])`, 'gu');
 /**
- * Single letters (digits, '_'), each followed by one separator: "i g n o r e", "i.g.n.o.r.e",
- * "G I T H U B _ T O K E N". (Text is folded first: look-alike letters are ASCII by now.)
+ * Single letters (digits, '_') separated by one and the same character: "i g n o r e", "i.g.n.o.r.e",
+ * "G-I-T-H-U-B-_-T-O-K-E-N". (Text is folded first: look-alike letters are ASCII by now.) A run
+ * separated by anything but a space needs three letters: "e.g." stays as it is.
  */
-const SPELLED = /(?<![A-Za-z0-9_])[A-Za-z0-9_](?:[ .\-*|/+~,'][A-Za-z0-9_](?![A-Za-z0-9_]))+/g;
+const SPELLED = /(?<![A-Za-z0-9_])[A-Za-z0-9_]([ .\-*|/+~,'])[A-Za-z0-9_](?:\1[A-Za-z0-9_])*(?![A-Za-z0-9_])/g;
 const SPELLED_SEP = /[ .\-*|/+~,']/g;
 
 /** Join letters spelled out one by one, and Chinese characters spread apart. */
 export function joinSpelled(text: string): string {
-  const joined = text.replace(SPELLED, (m) => m.replace(SPELLED_SEP, ''));
+  const joined = text.replace(SPELLED, (m, sep: string) =>
+    sep !== ' ' && m.length < 5 ? m : m.replace(SPELLED_SEP, ''),
+  );
   return CJK.test(joined) ? joined.replace(CJK_GAP, '$1') : joined;
 }
 

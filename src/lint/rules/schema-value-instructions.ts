@@ -1,6 +1,5 @@
 import type { LintRule } from '../types.js';
 import { modelTexts } from '../model-texts.js';
-import { firstOf } from '../poison/rx.js';
 
 // A value (enum member, default, const, example) that talks to the model instead of being data.
 // (Overrides, secrets and the other poisoning classes in values are the poison-* rules' findings.)
@@ -11,6 +10,15 @@ const ADDRESSING: RegExp[] = [
   /\b(call|invoke|use)\s+the\s+[\w-]+\s+tool\b/i,
   /(请你|你必须|你应该|你需要|务必|一定要|请务必|注意[:：]|重要[:：])/,
 ];
+
+/** The first match of any pattern, trimmed. */
+function firstMatch(text: string, patterns: RegExp[]): string | undefined {
+  for (const re of patterns) {
+    const m = re.exec(text);
+    if (m) return m[0].trim();
+  }
+  return undefined;
+}
 
 /** enum / default / const / examples values that carry instructions. */
 export const rule: LintRule = {
@@ -25,7 +33,7 @@ export const rule: LintRule = {
     const max = Number(ctx.options.max_length);
     for (const t of modelTexts(ctx.data)) {
       if (t.kind !== 'value') continue;
-      let found = firstOf(t.text, ADDRESSING);
+      let found = firstMatch(t.text, ADDRESSING);
       if (found) found = `"${found}"`;
       else if (t.text.length > max) found = `a ${t.text.length}-character value (at most ${max})`;
       if (!found) continue;
