@@ -26,7 +26,7 @@ export interface Pre {
   cased: string;
   lower: string;
   /** Which gate word sets its words fall in, one bit per set (wordSet): fragments of a word joined ("ign-ore"). */
-  bits: readonly [number, number];
+  bits: readonly [number, number, number];
   /** The text shows signs of obfuscation (spelled-out letters, leetspeak, folded characters): gates are skipped. */
   open: boolean;
   inParam: boolean;
@@ -38,28 +38,28 @@ export interface Pre {
  * tools, and a gate of Set lookups lets nearly every sentence skip nearly every pattern.
  */
 export interface Matcher {
-  gate(p: Pre): boolean;
+  gate: Gate;
   run(s: Sentence): string | undefined;
 }
 
-/** A gate word set: one bit in one of two 31-bit words (up to 62 sets). */
+/** A gate word set: one bit in one of three 31-bit words (up to 93 sets). */
 export interface GateSet {
-  word: 0 | 1;
+  word: 0 | 1 | 2;
   bit: number;
 }
 
 /** Each gate word with the bits of the word sets it belongs to: a sentence's bits are one lookup per word. */
-export const GATE_BITS = new Map<string, [number, number]>();
+export const GATE_BITS = new Map<string, [number, number, number]>();
 let nextSet = 0;
 
 /** A gate word set from a space-separated list. */
 export function wordSet(list: string): GateSet {
-  if (nextSet >= 62) throw new Error('poison gates: more than 62 word sets');
-  const set: GateSet = { word: nextSet < 31 ? 0 : 1, bit: 1 << (nextSet % 31) };
+  if (nextSet >= 93) throw new Error('poison gates: more than 93 word sets');
+  const set: GateSet = { word: Math.floor(nextSet / 31) as 0 | 1 | 2, bit: 1 << (nextSet % 31) };
   nextSet++;
   for (const w of list.split(/\s+/)) {
     if (!w) continue;
-    const b = GATE_BITS.get(w) ?? [0, 0];
+    const b = GATE_BITS.get(w) ?? [0, 0, 0];
     b[set.word] |= set.bit;
     GATE_BITS.set(w, b);
   }
@@ -69,9 +69,27 @@ export function wordSet(list: string): GateSet {
 /** The sentence has a word of the set. */
 export const has = (p: Pre, s: GateSet) => (p.bits[s.word] & s.bit) !== 0;
 
-/** A gate passing when the sentence has a word of each set (or the text is open). */
-export function needs(...sets: GateSet[]): (p: Pre) => boolean {
-  return (p) => p.open || sets.every((s) => has(p, s));
+/** A gate, and the word sets of which a sentence must have one for it to pass at all (its `need`). */
+export type Gate = ((p: Pre) => boolean) & { need?: readonly GateSet[] };
+
+/** A custom gate with the sets it needs one of (the quick look in detect.ts tests those first). */
+export function withNeed(gate: (p: Pre) => boolean, ...need: GateSet[]): Gate {
+  return Object.assign(gate, { need });
+}
+
+/**
+ * A gate passing when the sentence has a word of each set (or the text is open). List the rarest
+ * set first: it is the gate's `need`.
+ */
+export function needs(...sets: GateSet[]): Gate {
+  // Each set as a (word, bit) pair in flat arrays: the gate is a loop of bit tests, no closures.
+  const words = Int8Array.from(sets, (s) => s.word);
+  const bits = Int32Array.from(sets, (s) => s.bit);
+  return withNeed((p) => {
+    if (p.open) return true;
+    for (let i = 0; i < bits.length; i++) if ((p.bits[words[i]!]! & bits[i]!) === 0) return false;
+    return true;
+  }, sets[0]!);
 }
 
 /** What a class's rule says about itself, and the fix. */

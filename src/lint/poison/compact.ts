@@ -8,7 +8,10 @@ import { compactRx } from './rx.js';
 
 const C = (...srcs: string[]) => srcs.map(compactRx);
 
-export const COMPACT: Record<PoisonClass, RegExp[]> = {
+/** The compact patterns of each class, compiled on first use (most texts never need them). */
+export const compactPatterns = (): Record<PoisonClass, RegExp[]> => (compiled ??= build());
+let compiled: Record<PoisonClass, RegExp[]> | undefined;
+const build = (): Record<PoisonClass, RegExp[]> => ({
   override: C(
     '(?:ignore|disregard|forget)(?:all|any|the|your|my|of)*(?:previous|prior|above|earlier|preceding|former|original|system|developer|initial)(?:instructions?|prompts?|rules|directives?|guidelines|messages?|context)',
     '(?:ignore|disregard)(?:all|any|every)(?:instructions|prompts|directives|guidelines|rules)',
@@ -48,7 +51,7 @@ export const COMPACT: Record<PoisonClass, RegExp[]> = {
     'thistoolmustbe(?:called|used|invoked)(?:first|beforeany)',
     '(?:不要|禁止|不得)(?:使用|调用)(?:任何)?其他(?:的)?工具',
   ),
-};
+});
 
 /** The compact view read backwards, and in ROT13 (letters only): two more spellings a model decodes. */
 export function compactVariants(compact: string): { via: string; text: string }[] {

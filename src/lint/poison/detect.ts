@@ -5,12 +5,13 @@
 // regex per sentence.
 import { cleanText, foldText } from './fold.js';
 import { POISON_CLASSES, has, wordSet, type Matcher, type PoisonClass, type Pre, type Sentence } from './classes.js';
-import { COMPACT, compactVariants } from './compact.js';
+import { compactPatterns, compactVariants } from './compact.js';
 import { decodeInline } from './decode.js';
 import { EN_BEHAVIOUR, usedMarker } from './en.js';
 import { ENV_REF, EN_SECRETS, SECRET_PATH } from './en-secrets.js';
 import { cut } from './rx.js';
-import { compactOf, gateScan, hasCjk, joinSpelled, sentences, sentenceViews } from './views.js';
+import { gateScan } from './scan.js';
+import { compactOf, hasCjk, joinSpelled, sentences, sentenceViews } from './views.js';
 import { ZH } from './zh.js';
 
 /** One finding: the class, what was matched (folded and decoded, so a reviewer can read it), how it was hidden. */
@@ -29,13 +30,12 @@ export interface TextInput {
   /** The text belongs to a parameter (its description, title, a value): it asks for that parameter. */
   inParam: boolean;
   /** For values: the parameter names a path or key, so a secret path as its value is a default, not a request. */
-  pathParam?: boolean;
-  /** The contract's parameter names (a sentence that says "as sidenote" names a place to put things). */
-  params?: ReadonlySet<string>;
+  pathParam?: () => boolean;
 }
 const NO_PARAMS: ReadonlySet<string> = new Set();
 
 const MAX_TEXT = 65_536;
+const NONE: Finding[] = [];
 const MAX_DEPTH = 2;
 const EN: Record<PoisonClass, Matcher[]> = { ...EN_BEHAVIOUR, ...EN_SECRETS };
 /** A value that is nothing but a reference to a credential variable: "${OPENAI_API_KEY}", "os.environ['X']". */
@@ -57,16 +57,41 @@ const COMPACT_WORTH =
 const LATIN_ONLY = (s: string) => s.replace(/[^A-Za-z]+/g, '');
 
 /** Characters only markers, variables, paths, encodings or Chinese text bring: such a text is always read. */
+const SPECIAL_CHAR = /[<[#$%~&\\`\u0080-\uffff]/;
 const SPECIAL =
   /[<[#$%~&\\`]|\d[a-f]\d|[a-f]\d[a-f]|[01]{8}|\d{2,5}[ ,;]+\d{2,5}[ ,;]+\d{2,5}[ ,;]+\d{2,5}|\b[0-9a-f]{2}[ :,-][0-9a-f]{2}[ :,-][0-9a-f]{2}\b|[A-Z0-9]_[A-Z0-9]|[a-z][A-Z]|[^\x00-\x7f]/;
 const ALL_MATCHERS = POISON_CLASSES.flatMap((c) => EN[c]);
-const anyGate = (p: Pre) => has(p, TURNED_BIT) || ALL_MATCHERS.some((m) => m.gate(p));
+/**
+ * The union of every English gate's need (a set of which a sentence must have a word for that gate to
+ * pass): a text with none of those words passes no gate, which one AND of two numbers tells.
+ */
+const NEED: [number, number, number] = [0, 0, 0];
+NEED[TURNED_BIT.word] |= TURNED_BIT.bit;
+for (const m of ALL_MATCHERS) {
+  if (!m.gate.need?.length) throw new Error('poison: an English gate without a need (classes.ts withNeed)');
+  for (const s of m.gate.need) NEED[s.word] |= s.bit;
+}
+const anyGate = (p: Pre) =>
+  ((p.bits[0] & NEED[0]) | (p.bits[1] & NEED[1]) | (p.bits[2] & NEED[2])) !== 0 &&
+  (has(p, TURNED_BIT) || ALL_MATCHERS.some((m) => m.gate(p)));
 
 /** The poisoning classes a text shows, each once, with its evidence. */
-export function detectText(input: TextInput, depth = 0): Finding[] {
+export function detectText(input: TextInput, depth = 0, paramNames?: () => ReadonlySet<string>): Finding[] {
   const raw = input.text.length > MAX_TEXT ? input.text.slice(0, MAX_TEXT) : input.text;
   // Nothing shorter than "env dump" or a key of fewer than three words can say anything the classes look for.
-  if (raw.length < 6 || (input.kind === 'key' && !/[\s_-].*[\s_-]|[a-z][A-Z].*[a-z][A-Z]/.test(raw))) return [];
+  if (raw.length < 6 || (input.kind === 'key' && !/[\s_-].*[\s_-]|[a-z][A-Z].*[a-z][A-Z]/.test(raw))) return NONE;
+  // The quick look first, on the text as written: one pass over its words for the gates, one for
+  // special characters. Most texts of a registry end here (validate reads 50,000-tool registries).
+  if (depth === 0 && !SPECIAL_CHAR.test(raw) && (input.kind !== 'value' || !/[/.]/.test(raw))) {
+    const scan = gateScan(raw);
+    if (
+      !scan.obfuscated &&
+      !(scan.coded && SPECIAL.test(raw)) &&
+      // (English gates read only the bits and the text as written; Chinese text never takes this path.)
+      !anyGate({ cased: raw, lower: raw, bits: scan.bits, open: false, inParam: input.inParam })
+    )
+      return NONE;
+  }
   const found = new Map<PoisonClass, Finding>();
   const add = (cls: PoisonClass, evidence: string, via?: string) => {
     if (!found.has(cls)) found.set(cls, { cls, evidence, ...(via ? { via } : {}) });
@@ -80,10 +105,11 @@ export function detectText(input: TextInput, depth = 0): Finding[] {
   const open =
     depth > 0 || parts.some((p) => p.scan.obfuscated) || (folded !== raw && LATIN_ONLY(folded) !== LATIN_ONLY(raw));
   const lowerAll = folded.toLowerCase();
-  const bitsAll: [number, number] = [0, 0];
+  const bitsAll: [number, number, number] = [0, 0, 0];
   for (const p of parts) {
     bitsAll[0] |= p.scan.bits[0];
     bitsAll[1] |= p.scan.bits[1];
+    bitsAll[2] |= p.scan.bits[2];
   }
   const special = SPECIAL.test(raw) || (folded !== raw && SPECIAL.test(folded));
   // Most texts have no word any gate needs and no character a decoder, a marker or a value check needs: done.
@@ -109,7 +135,7 @@ export function detectText(input: TextInput, depth = 0): Finding[] {
       if (found.has(cls)) continue;
       for (const m of scan.latin ? EN[cls] : []) {
         if (!m.gate(pre)) continue;
-        s ??= { ...sentenceViews(text), inParam: input.inParam, params: input.params ?? NO_PARAMS };
+        s ??= { ...sentenceViews(text), inParam: input.inParam, params: paramNames?.() ?? NO_PARAMS };
         const ev = m.run(s);
         if (ev) {
           add(cls, ev);
@@ -119,7 +145,7 @@ export function detectText(input: TextInput, depth = 0): Finding[] {
       if (found.has(cls) || !cjk) continue;
       for (const m of ZH[cls]) {
         if (!m.gate(pre)) continue;
-        s ??= { ...sentenceViews(text), inParam: input.inParam, params: input.params ?? NO_PARAMS };
+        s ??= { ...sentenceViews(text), inParam: input.inParam, params: paramNames?.() ?? NO_PARAMS };
         const ev = m.run(s);
         if (ev) {
           add(cls, ev);
@@ -139,7 +165,7 @@ export function detectText(input: TextInput, depth = 0): Finding[] {
   for (const { via, text } of variants) {
     for (const cls of POISON_CLASSES) {
       if (found.has(cls)) continue;
-      for (const re of COMPACT[cls]) {
+      for (const re of compactPatterns()[cls]) {
         const m = re.exec(text);
         if (m) {
           add(cls, cut(m[0]), via || undefined);
@@ -151,11 +177,12 @@ export function detectText(input: TextInput, depth = 0): Finding[] {
 
   if (input.kind === 'value') valueFindings(folded, input, add);
 
-  if (depth < MAX_DEPTH) {
+  // Only characters an encoding brings make a decoder worth running (gateScan's `coded`, or a special one).
+  if (depth < MAX_DEPTH && (special || parts.some((p) => p.scan.coded))) {
     const decoded = decodeInline(raw, cleanText(raw));
     if (decoded) {
       const via = decoded.via.join(', ');
-      for (const f of detectText({ ...input, text: decoded.text, kind: 'prose' }, depth + 1))
+      for (const f of detectText({ ...input, text: decoded.text, kind: 'prose' }, depth + 1, paramNames))
         add(f.cls, f.evidence, f.via ? `${via}, then ${f.via}` : via);
     }
   }
@@ -170,7 +197,7 @@ function valueFindings(folded: string, input: TextInput, add: (cls: PoisonClass,
   const env = ENV_ONLY.exec(folded);
   if (env && SECRETISH.test(folded)) add('secret-env', cut(folded));
   SECRET_PATH.lastIndex = 0;
-  if (!input.pathParam && SECRET_PATH.test(folded.toLowerCase())) add('secret-file', cut(folded));
+  if (SECRET_PATH.test(folded.toLowerCase()) && !input.pathParam?.()) add('secret-file', cut(folded));
 }
 
 // A phrase quoted after words that talk about it ("reports phrases such as 'ignore previous

@@ -2,7 +2,7 @@
 // (secret-file), and the conversation, the model's instructions or the user's secrets handed to a
 // parameter (exfiltration). Each finds an object, then asks whether a request verb governs it
 // (govern.ts) and, for the softer verbs, whether the sentence says where to put it.
-import { has, needs, wordSet, type Matcher, type PoisonClass, type Pre, type Sentence } from './classes.js';
+import { has, withNeed, wordSet, type Matcher, type PoisonClass, type Pre, type Sentence } from './classes.js';
 import { execAll, governor, nearVerb, starts, verbSet, type Governor } from './govern.js';
 import { cut, rx, type Vocab } from './rx.js';
 
@@ -105,13 +105,30 @@ const REQUEST_WORDS =
   encode export read get fetch obtain retrieve look lookup find use take include pass put add provide supply fill give enter
   specify place set load access check open store write save keep contain contains hold need needs require requires equal run
   execute exec value values contents content text`);
-const envGate = (p: Pre) =>
-  p.open || ((p.inParam || has(p, REQUEST_WORDS)) && (has(p, ENV_WORDS) || /[$%]|[A-Z0-9]_[A-Z0-9]|\*_/.test(p.cased)));
-const FILE_WORDS =
-  wordSet(`ssh rsa dsa ecdsa netrc aws credentials credential docker npmrc pypirc pgpass cnf kube kubeconfig gcloud azure gnupg
-    secring history env envrc mcp claude cursor wallet keychain htpasswd vault terraform tfstate terraformrc keystore gpg pgp
-    ssl tls authorized shadow passwd sudoers private secrets browser cookie cookies login logins account hosts`);
-const fileGate = (p: Pre) => p.open || (has(p, FILE_WORDS) && (p.inParam || has(p, REQUEST_WORDS)));
+const envGate = withNeed(
+  (p: Pre) =>
+    p.open ||
+    ((p.inParam || has(p, REQUEST_WORDS)) && (has(p, ENV_WORDS) || /[$%]|[A-Z0-9]_[A-Z0-9]|\*_/.test(p.cased))),
+  ENV_WORDS,
+);
+// Secret files: a path needs one of its distinctive words and a path character; the files named by
+// what they are ("the user's SSH private key", "keychain") need one of those words.
+const FILE_PATH_WORDS =
+  wordSet(`ssh rsa dsa ecdsa netrc aws credentials docker npmrc pypirc pgpass cnf kube kubeconfig gcloud
+  azure gnupg secring history env envrc mcp claude cursor wallet keychain htpasswd vault terraform tfstate terraformrc shadow
+  passwd sudoers authorized hosts login keys account secrets`);
+const FILE_NOUN_WORDS =
+  wordSet(`ssh gpg pgp ssl tls rsa keychain keystore wallet browser saved cookie private credential
+  credentials shell claude cursor mcp password`);
+const PATHISH = /[~/\\]|\.[a-z]/i;
+const fileGate = withNeed(
+  (p: Pre) =>
+    p.open ||
+    ((p.inParam || has(p, REQUEST_WORDS)) &&
+      ((has(p, FILE_PATH_WORDS) && PATHISH.test(p.cased)) || has(p, FILE_NOUN_WORDS))),
+  FILE_PATH_WORDS,
+  FILE_NOUN_WORDS,
+);
 const EXFIL_NOUNS =
   wordSet(`conversation conversations chat chats dialog dialogue transcript message messages context session
   thread prompt prompts instruction instructions rules password passwords passphrase passcode credential credentials key keys
@@ -126,8 +143,11 @@ const EXFIL_VERBS =
 const EXFIL_PARAM =
   wordSet(`conversation conversations chat chats transcript dialog dialogue prompt prompts instructions
   history messages`);
-const exfilGate = (p: Pre) =>
-  p.open || (needs(EXFIL_NOUNS)(p) && needs(EXFIL_VERBS)(p)) || (p.inParam && has(p, EXFIL_PARAM));
+const exfilGate = withNeed(
+  (p: Pre) => p.open || (has(p, EXFIL_NOUNS) && has(p, EXFIL_VERBS)) || (p.inParam && has(p, EXFIL_PARAM)),
+  EXFIL_VERBS,
+  EXFIL_PARAM,
+);
 
 const SECRET_ENV: Matcher[] = [
   {

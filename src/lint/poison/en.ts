@@ -2,7 +2,7 @@
 // steering), per sentence of the `plain` view (lower case, folded, leetspeak decoded) unless a
 // matcher says otherwise. Imperatives are matched in their base form ("tell", "call"): a
 // description that says what the tool does ("tells", "calls") is not an order.
-import { needs, wordSet, type Matcher, type PoisonClass, type Pre } from './classes.js';
+import { has, needs, withNeed, wordSet, type Matcher, type PoisonClass, type Pre } from './classes.js';
 import { execAll } from './govern.js';
 import { cut, firstOf, rx, type Vocab } from './rx.js';
 
@@ -51,10 +51,11 @@ const r = (src: string) => rx(src, V);
 const t = (src: string) => rx(src, TV);
 
 /** A matcher from patterns over one view, behind a gate; the match is the evidence. */
-const any = (patterns: RegExp[], gate: Matcher['gate'], view: 'plain' | 'lower' = 'plain'): Matcher => ({
-  gate,
-  run: (s) => firstOf(s[view], patterns),
-});
+const any = (patterns: () => RegExp[], gate: Matcher['gate'], view: 'plain' | 'lower' = 'plain'): Matcher => {
+  // Built on first use: most groups never run in a registry, and validate starts for every registry.
+  let compiled: RegExp[] | undefined;
+  return { gate, run: (s) => firstOf(s[view], (compiled ??= patterns())) };
+};
 
 // The gates: words every pattern of a group needs (one from each set).
 const W = {
@@ -121,9 +122,8 @@ const X = {
   modeWord:
     wordSet(`developer admin administrator god jailbreak jailbroken dan unrestricted unfiltered uncensored sudo superuser
     unlimited root evil different new`),
-  adopt: wordSet(
-    'adopt pretend imagine assume suppose restrictions rules limits limitations guidelines filters constraints boundaries censorship',
-  ),
+  adopt: wordSet('adopt pretend imagine assume suppose'),
+  no: wordSet('no'),
   granted: wordSet('granted given promoted elevated upgraded freed released unlocked jailbroken'),
   mode: wordSet('mode'),
   limits: wordSet('restrictions limitations filters safeguards guardrails constraints limits safety'),
@@ -135,7 +135,7 @@ const X = {
   reset: wordSet('reset wipe clear erase purge flush delete'),
   your: wordSet('your'),
   precedence: wordSet('precedence priority'),
-  notice: wordSet('notice override before over above ahead rather descriptions description'),
+  notice: wordSet('notice override anything whatever everything descriptions'),
   promptish:
     wordSet(`instruction instructions directive directives rules prompt prompts override authority truth message notice
     update alert`),
@@ -154,6 +154,7 @@ const X = {
   anyw: wordSet('any every each all other another anything everything'),
   called: wordSet('called used invoked run executed triggered go'),
   only: wordSet('only exclusively prefer'),
+  toolw: wordSet('tool'),
   never: wordSet('never don dont not stop avoid refrain longer mustn shouldn'),
   usev: wordSet(
     'use using call calling invoke invoking run running trust trusting rely execute executing touch select choose pick',
@@ -162,40 +163,49 @@ const X = {
   bad: wordSet(`unreliable deprecated broken unsafe insecure compromised malicious disabled removed obsolete outdated unreliable safe trusted
     untrusted dangerous buggy faulty longer retired discontinued hacked`),
   ignore: wordSet('ignore'),
-  route: wordSet('route routing funnel channel let allow through'),
+  route: wordSet('route routing funnel channel through'),
+  letw: wordSet('let allow'),
   asks: wordSet('asks wants requests needs'),
   insteadNot: wordSet('instead not rather don never'),
 };
 const G = {
-  override0: needs(W.ovrNoun, W.ovrVerb),
+  override0: needs(W.ovrVerb, W.ovrNoun),
   nowYou: needs(X.now, X.youFrom),
   actAs: needs(X.act, X.modeWord),
-  adopt: needs(X.adopt),
+  adopt: withNeed((p: Pre) => p.open || has(p, X.adopt) || (has(p, X.no) && has(p, X.limits)), X.adopt, X.no),
   granted: needs(X.granted, X.youFrom),
   mode: needs(X.mode),
-  lifted: needs(X.limits, X.lifted),
+  lifted: needs(X.lifted, X.limits),
   bypass: needs(X.bypass, X.bypassObj),
   reset: needs(X.reset, X.your),
   precedence: needs(X.precedence),
-  newPrompt: (p: Pre) => needs(X.promptish, X.qualx)(p) || needs(X.notice)(p),
+  newPrompt: withNeed(
+    (p: Pre) => p.open || (has(p, X.promptish) && has(p, X.qualx)) || has(p, X.notice),
+    X.promptish,
+    X.notice,
+  ),
   yourTask: needs(X.your, X.task),
   obey: needs(X.obey),
   respondAll: needs(X.respond, W.massAll),
-  selfFirst: needs(X.selfv, X.thisMe, X.first),
+  selfFirst: needs(X.first, X.selfv, X.thisMe),
   beforeAny: needs(X.before, X.anyw),
-  calledFirst: needs(X.thisMe, X.called, X.first),
-  only: needs(X.only),
+  calledFirst: needs(X.first, X.called, X.thisMe),
+  only: needs(X.only, X.toolw),
   neverUse: needs(X.never, X.usev),
   instead: needs(X.instead),
   bad: needs(X.bad),
   ignoreTool: needs(X.ignore),
-  route: needs(X.route),
-  userAsks: needs(W.user, X.asks, X.insteadNot),
-  override3: needs(W.address, W.ai),
+  route: withNeed((p: Pre) => p.open || has(p, X.route) || (has(p, X.letw) && has(p, X.never)), X.route, X.letw),
+  userAsks: needs(X.asks, X.insteadNot, W.user),
+  override3: needs(W.ai, W.address),
   conceal0: needs(W.neg, W.user, W.tellish),
   conceal1: needs(W.stealth),
   conceal2: needs(W.negOnly, W.reply),
-  modify: (p: Pre) => needs(W.when, W.callv)(p) || needs(W.must, W.sendv)(p) || needs(W.changev, W.argn)(p),
+  modify: (p: Pre) =>
+    p.open ||
+    (has(p, W.when) && has(p, W.callv)) ||
+    (has(p, W.must) && has(p, W.sendv)) ||
+    (has(p, W.changev) && has(p, W.argn)),
   mass: needs(W.massAll, W.massMust),
   steer2: needs(W.massAll, W.cmds),
 };
@@ -203,7 +213,7 @@ const G = {
 // ---------------------------------------------------------------- override
 const OVERRIDE: Matcher[] = [
   any(
-    [
+    () => [
       r(String.raw`\b(?:{OVR})~4 (?:{QS})\b~3 (?:{NP}|{NG})\b${NOT_OURS}`),
       r(String.raw`\b(?:{OVR}|{OVR2})~4 (?:{QS})\b~3 (?:{NP})\b${NOT_OURS}`),
       r(String.raw`\b(?:{OVR}|{OVR2})~2 (?:{QW})~2 (?:{NP})\b${NOT_OURS}`),
@@ -235,7 +245,7 @@ const OVERRIDE: Matcher[] = [
     G.override0,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\byou are now (?:an? |the |no longer |free\b|unrestricted|unfiltered|jailbroken|dan\b|root\b|acting|operating|playing|my\b|called|named|known as|\w+bot\b|\w+gpt\b|in (?:\w+ )?mode\b|in (?:{MODE})\b|(?:{MODE})\b)`,
       ),
@@ -246,7 +256,7 @@ const OVERRIDE: Matcher[] = [
     G.nowYou,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:act|behave|respond|pretend|roleplay|operate) as (?:if you (?:were|are) )?(?:an? )?(?:{MODE}|different|new)\b~1 (?:ai|assistant|model|agent|persona|mode|version|chatbot)\b`,
       ),
@@ -254,7 +264,7 @@ const OVERRIDE: Matcher[] = [
     G.actAs,
   ),
   any(
-    [
+    () => [
       r(String.raw`\badopt (?:the|a|this) (?:persona|role|identity|character)\b`),
       r(
         String.raw`\b(?:pretend|imagine|act as if|behave as if|assume|suppose)(?: that)? you (?:have|had|are under|are bound by|face) no (?:restrictions|rules|limits|limitations|guidelines|filters|constraints|policy|policies|boundaries|censorship)\b|\byou (?:now )?(?:have|are under|are bound by) no (?:restrictions|rules|limits|limitations|guidelines|filters|constraints|boundaries|censorship)\b`,
@@ -263,7 +273,7 @@ const OVERRIDE: Matcher[] = [
     G.adopt,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\byou (?:have been|are|were|are hereby|have now been) (?:granted|given|promoted|elevated|upgraded|freed|released|unlocked|jailbroken)\b~2 (?:{MODE}|elevated|full|access|privileges?|rights|permissions?|restrictions|limits|constraints|rules)\b`,
       ),
@@ -271,7 +281,7 @@ const OVERRIDE: Matcher[] = [
     G.granted,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:your )?(?:{MODE}) mode (?:is |has been )?now (?:enabled|activated|on|unlocked|engaged|active)\b|\b(?:{MODE}) mode (?:is |has been )?(?:now )?(?:enabled|activated|on|unlocked|engaged|active) for you\b|\byou are (?:now )?in (?:{MODE}) mode\b`,
       ),
@@ -280,7 +290,7 @@ const OVERRIDE: Matcher[] = [
     G.mode,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:all |any |your |these )?(?:restrictions|limitations|filters|safeguards|guardrails|constraints|limits|safety (?:rules|measures|checks)) (?:are|have been|were) (?:now |hereby )?(?:lifted|removed|disabled|suspended|off|waived|gone|void)\b`,
       ),
@@ -288,7 +298,7 @@ const OVERRIDE: Matcher[] = [
     G.lifted,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:bypass|circumvent|evade|ignore|override|get around|break) (?:your|all|any|every)(?: own)?(?: (?:content|safety|security|ethical|moderation))? (?:polic(?:y|ies)|filters?|guardrails?|safeguards?|restrictions?|limitations?|guidelines|rules|safety)\b`,
       ),
@@ -299,7 +309,7 @@ const OVERRIDE: Matcher[] = [
     G.bypass,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:reset|wipe|clear|erase|purge|flush|delete) (?:all (?:of )?)?your (?:instructions|memory|context|prompt|rules|guidelines|programming|persona)\b`,
       ),
@@ -307,7 +317,7 @@ const OVERRIDE: Matcher[] = [
     G.reset,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:these|this|the following|the|my) (?:instructions?|rules|directives?|description|note|block|message|section)(?: below| above| here)? (?:take|takes|have|has|get|gets|carry|carries) (?:the )?(?:highest |top |absolute |first |full )?(?:precedence|priority)\b`,
       ),
@@ -321,7 +331,7 @@ const OVERRIDE: Matcher[] = [
     G.precedence,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:priority|overriding|override|mandatory|secret|hidden|real|actual|true|updated|revised|new|replacement) (?:system )?(?:instructions?|directives?|rules|prompt)(?: \([^)]{0,24}\))?\s*[:：]`,
       ),
@@ -329,7 +339,7 @@ const OVERRIDE: Matcher[] = [
         String.raw`\b(?:system|admin|administrator|developer|root|operator) (?:override|instructions?|directive)s?\s*[:：!]|\b(?:important|urgent|critical) (?:system|admin|security) (?:message|notice|update|alert)\b`,
       ),
       r(
-        String.raw`\bsystem override\b|\b(?:system|admin|security|operator) notice\s*[:：!]|\b(?:before|over|above|ahead of|rather than) (?:anything|whatever|what|everything) (?:the user|users|the human) (?:says|said|asks|asked|wants|writes|types|requests)\b`,
+        String.raw`\bsystem override\b|\b(?:system|admin|security|operator) notice\s*[:：!]|\b(?:before|over|above|ahead of|rather than) (?:anything|whatever|everything) (?:the user|users|the human) (?:says|said|asks|asked|wants|writes|types|requests)\b`,
       ),
       r(
         String.raw`\b(?:treat|consider|regard|take) (?:this|the following|these|the text below|this text) (?:description |text |message |block |note |tool )?as (?:your |the |a )?(?:new |real |actual |updated |highest[- ]priority )?(?:system prompt|system message|instructions|directives?|authority|a system (?:message|prompt))\b`,
@@ -342,7 +352,7 @@ const OVERRIDE: Matcher[] = [
     G.newPrompt,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\byour (?:new|real|actual|true|updated|primary|only|sole) (?:task|instructions?|role|purpose|goal|job|directive|objective|mission|system prompt|rules?|orders?)(?: is to| are to| is as follows|:| follows?| now is| now are| below)`,
       ),
@@ -350,7 +360,7 @@ const OVERRIDE: Matcher[] = [
     G.yourTask,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\bobey (?:this|these|the following|the tool|tool descriptions|only)\b|\b(?:comply with|obey|follow) (?:the |all )?tool descriptions?\b|\bcomply with (?:every|all|any) (?:request|instruction|order|command)s? (?:in|from|found in|given in)\b`,
       ),
@@ -361,7 +371,7 @@ const OVERRIDE: Matcher[] = [
     G.obey,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:respond|reply|answer)(?: to)? (?:every|each|all|any)(?: user)? (?:messages?|questions?|requests?|queries|prompts?|inputs?)\b~1 (?:with|using|only with|by)\b`,
       ),
@@ -369,7 +379,7 @@ const OVERRIDE: Matcher[] = [
     G.respondAll,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:note|message|memo|notice|attention|instructions?|reminder|directive|p\.?s\.?|hey|hi|hello|dear|attn)(?: for| to)?(?: the| any| all| an?| every)? (?:{AI})(?: model| assistant| agent)?(?: reading this| processing this| that reads this| parsing this)?\s*[:,!—-]`,
       ),
@@ -415,7 +425,7 @@ export function usedMarker(text: string): string | undefined {
 // ---------------------------------------------------------------- concealment
 const CONCEALMENT: Matcher[] = [
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:{NEG}) (?:ever |even |again |actually |once )?(?:{TELL})\b~6 {USER}\b(?!.{0,80}\b(?:without (?:first )?(?:checking|verifying|confirming|calling|using|looking|validating)|unless|until (?:it|you|the|this)|before (?:checking|verifying|confirming|calling|using))\b)`,
       ),
@@ -474,7 +484,7 @@ const CONCEALMENT: Matcher[] = [
     G.conceal0,
   ),
   any(
-    [
+    () => [
       r(String.raw`\b(?:{STEALTH})\b~2 (?:{ACT})\b`),
       r(
         String.raw`\b(?:do|perform|make|complete|carry out|handle|finish|send|forward|upload|copy|include|add|call|log|record|sync|post|share|cc|bcc)\b~4 (?:{STEALTH})\b`,
@@ -487,7 +497,7 @@ const CONCEALMENT: Matcher[] = [
     G.conceal1,
   ),
   any(
-    [
+    () => [
       r(
         String.raw`\b(?:do not|don't|never|must not|avoid)\b~1 (?:include|mention|show|display|report|print|output|repeat|reproduce|reveal|disclose|expose|reference|acknowledge|list|surface)\b~5 (?:in|within|to|from|inside) (?:your|any of your) (?:response|reply|replies|answer|answers|output|summary|message|messages|explanation|final answer)s?\b`,
       ),
@@ -504,7 +514,7 @@ const ARTIFACT =
   /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\b\w+\.(?:example|com|net|org|io|ru|xyz)\b|--force\b|--no-verify\b|\bchmod\b|\bcurl\b|\bwget\b|\bsudo\b|\brm -rf\b|\|\s*(?:ba)?sh\b|\bdrop table\b|\b\d{4}[- ]\d{4}\b|\battacker\b|\bproxy\b|\bbcc\b/;
 
 /** A sentence that could name another tool: an identifier, a quoted name, "the X tool". */
-const TOOLISH = /[a-z0-9][_.][a-z0-9]|[\x60'"]|\b(?:tool|function|command|plugin|server|integration)s?\b/;
+const TOOLISH = /[a-z0-9][_.][a-z0-9]|[\x60'"]|\b(?:tool|function|command|plugin|server|integration)s?\b/i;
 const MASS_GATE = /\b(?:all|every|each|any)\b.*\b(?:must|should|shall|always|need to|has to|have to|are to|is to)\b/;
 /** Calling another tool with an attacker's address, account or flag: needs ARTIFACT as well. */
 const CALL_WITH = t(
@@ -530,7 +540,7 @@ const MASS = t(
 
 const STEERING: Matcher[] = [
   any(
-    [
+    () => [
       // This tool first, before any other.
       t(
         String.raw`\b{SELF}\b~3 (?:first|before|prior to|ahead of)\b.{0,50}?\b(?:{ANY}|responding|answering|replying|doing)\b`,
@@ -543,7 +553,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       t(String.raw`\b(?:before|prior to|ahead of)\b~2 (?:{ANY})\b.{0,60}?\b{SELF}\b`),
       t(
         String.raw`\b(?:before|prior to|ahead of)\b~2 (?:{ANY})(?: other)?(?: \w+)? (?:tools?|commands?|actions?|requests?|calls?|tasks?)\b.{0,30}?\b(?:call|use|invoke|run)\b (?:the )?{TOOL}`,
@@ -553,7 +563,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       t(
         String.raw`\b(?:this|the present|the current) (?:tool|function) (?:must|should|has to|needs to|shall|is to|is required to)(?: always)?(?: be)? (?:called|used|invoked|run|executed|triggered|go|run) (?:first|before|prior|ahead)\b.{0,40}?\b(?:{ANY})\b|\b(?:whenever|every time|each time|always|no matter)\b.{0,80}?\b(?:this|the present) (?:tool|function) (?:must|should|has to|needs to|shall)(?: always)?(?: be)? (?:called|used|invoked|run|executed|triggered|go) (?:first|before)\b`,
       ),
@@ -562,7 +572,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       t(
         String.raw`\b(?:only|exclusively) (?:this|the present) tool (?:may|should|can|must|is allowed to|shall) be used\b|\bthe only tool (?:you )?(?:should|may|can|must|are allowed to|to) (?:ever )?(?:use|call)\b|\b(?:use|call) only this tool\b|\bprefer (?:this|the present) tool (?:over|to) (?:any|all|every|other|the)\b`,
       ),
@@ -571,7 +581,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       // Other tools avoided, replaced, distrusted.
       t(
         String.raw`\b(?:never|do not|don't|dont|must not|mustn't|should not|shouldn't|stop|avoid|refrain from|no longer)\b(?: ever| again)? (?:use|using|call|calling|invoke|invoking|run|running|trust|trusting|rely on|execute|executing|touch|select|choose|pick)\b(?: the| any)? (?:(?:any )?other(?: \w+)? tools?|(?:any|another)(?: other)?(?: \w+)? tools?|anything else|any tool (?:other than|except|besides|but))\b`,
@@ -587,7 +597,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       t(
         String.raw`\b(?:{SELF}|rely on (?:this|me)(?: tool| one)?) (?:instead|rather)\b(?! than (?!using|calling|invoking|any|the|other)\w)|\binstead of (?:using |calling |invoking )?(?:the )?{TOOL}\b.{0,30}?\b{SELF}\b|\b{SELF} (?:instead of|rather than|in place of) (?:the |any )?(?:{TOOL}|other)\b`,
       ),
@@ -599,7 +609,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       t(String.raw`\b{TOOL}(?: tool)? (?:is|has been|was|are|have been) (?:now )?(?:{BAD})\b`),
       t(
         String.raw`\b(?:(?:all )?other|the other|any other|the|those|these)(?: \w+){0,2} tools? (?:are|is) (?:all |now |completely )?(?:{BAD})\b`,
@@ -609,7 +619,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       t(
         String.raw`\bignore (?:the )?(?:results?|outputs?|responses?|answers?|warnings?|errors?) (?:of|from) (?:the )?{TOOL}\b|\bignore {TOOL}(?: tool)? (?:entirely|completely|altogether)\b`,
       ),
@@ -618,7 +628,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       t(
         String.raw`\b(?:route|routing|send|pass|funnel|channel) (?:all|every|any|it|them|each)\b.{0,40}? through (?:this|the present) tool\b|\b(?:never|don't|do not) (?:let|allow) (?:the )?{TOOL}(?: tool)? (?:run|be (?:called|used|run|invoked)|execute)\b`,
       ),
@@ -627,7 +637,7 @@ const STEERING: Matcher[] = [
     'lower',
   ),
   any(
-    [
+    () => [
       t(
         String.raw`\b(?:if|when|whenever) (?:the )?user (?:asks|wants|requests|needs)\b.{0,60}?\b(?:{SELF}|use this tool)\b.{0,20}?\b(?:instead|not|rather)\b|\b(?:if|when|whenever) (?:the )?user (?:asks|wants|requests|needs)\b.{0,60}?\b(?:do not|don't|never) (?:call|use|invoke)\b`,
       ),
@@ -637,7 +647,13 @@ const STEERING: Matcher[] = [
   ),
   // Changing what other tools do.
   {
-    gate: (p) => p.open || (G.modify(p) && TOOLISH.test(p.lower)) || G.mass(p),
+    gate: withNeed(
+      (p) => p.open || (G.modify(p) && TOOLISH.test(p.cased)) || G.mass(p),
+      W.callv,
+      W.must,
+      W.changev,
+      W.massAll,
+    ),
     run(s) {
       const l = s.lower;
       const toolish = TOOLISH.test(l);
@@ -657,7 +673,7 @@ const STEERING: Matcher[] = [
   },
   // Line jumping: every command the model runs changed.
   any(
-    [
+    () => [
       t(
         String.raw`\b(?:prefix|prepend|append|precede|suffix|wrap|start|begin|end|add|insert|run)\b.{0,60}?\b(?:to|before|after|at the (?:start|end|beginning) of|in front of|with|on)?\s*(?:every|each|all|any)\s+(?:\w+\s+){0,2}?(?:{CMDS})\b`,
       ),

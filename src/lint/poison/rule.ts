@@ -13,16 +13,24 @@ export interface ContractFinding extends Finding {
 }
 
 const cache = new WeakMap<object, ContractFinding[]>();
+const NONE: ContractFinding[] = [];
 
 /** Every poisoning finding of a contract (at most one per class and text). */
 export function analyseContract(data: Record<string, unknown>): ContractFinding[] {
   const hit = cache.get(data);
   if (hit) return hit;
-  const out: ContractFinding[] = [];
-  const texts = seenTexts(data);
-  const params = new Set(texts.filter((t) => t.kind === 'key' && t.inParam).map((t) => t.text.toLowerCase()));
-  for (const t of texts) {
-    for (const f of detectText({ ...t, params })) out.push({ ...f, path: t.path, what: t.what });
+  // The texts alone first; paths and labels only for a contract with findings (most have none).
+  const texts = seenTexts(data, false);
+  let params: Set<string> | undefined;
+  const paramNames = () =>
+    (params ??= new Set(texts.filter((t) => t.kind === 'key' && t.inParam).map((t) => t.text.toLowerCase())));
+  let hits: { i: number; f: Finding }[] | undefined;
+  for (let i = 0; i < texts.length; i++)
+    for (const f of detectText(texts[i]!, 0, paramNames)) (hits ??= []).push({ i, f });
+  let out = NONE;
+  if (hits) {
+    const placed = seenTexts(data, true);
+    out = hits.map(({ i, f }) => ({ ...f, path: placed[i]!.path, what: placed[i]!.what }));
   }
   cache.set(data, out);
   return out;

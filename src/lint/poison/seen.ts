@@ -14,9 +14,10 @@ export interface SeenText {
   kind: 'prose' | 'value' | 'key';
   /** Belongs to a parameter: its description, title, a value, its name. */
   inParam: boolean;
-  /** For values: the parameter holds a path, file or key (a secret path as its default is a default). */
-  pathParam?: boolean;
+  /** For values: does the parameter hold a path, file or key (a secret path as its default is a default)? */
+  pathParam?: () => boolean;
 }
+const NO_PATH: PathSeg[] = [];
 
 const isObj = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
@@ -33,12 +34,20 @@ const SUBSCHEMAS = new Set(['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'els
 const PATH_NAME = /path|file|dir|folder|key|identity|cert|credential|config|ssh|location/i;
 const PATH_DESC = /\b(?:path|file|folder|directory)\b|路径|文件/i;
 const MAX_DEPTH = 24;
+/** Whether the walk in progress records paths and labels (seenTexts' `detail`). */
+let D = true;
+const copy = (path: PathSeg[]) => (D ? path.slice() : NO_PATH);
 
-/** The strings of a contract a model is shown, with where they are. */
-export function seenTexts(data: Record<string, unknown>): SeenText[] {
+/**
+ * The strings of a contract a model is shown. With `detail`, with their paths and labels; without,
+ * only the texts (in the same order): most contracts are clean, and paths and labels cost an
+ * allocation each.
+ */
+export function seenTexts(data: Record<string, unknown>, detail = true): SeenText[] {
   const out: SeenText[] = [];
+  D = detail;
   const top = (key: string, v: unknown, kind: SeenText['kind'] = 'prose') => {
-    if (typeof v === 'string') out.push({ path: [key], what: key, text: v, kind, inParam: false });
+    if (typeof v === 'string') out.push({ path: D ? [key] : NO_PATH, what: key, text: v, kind, inParam: false });
   };
   top('id', data.id, 'key');
   top('name', data.name);
@@ -80,9 +89,15 @@ function schema(
     if (k === 'properties' && isObj(v)) {
       for (const name in v) {
         const sub = v[name];
-        const full = param ? `${param.name}.${name}` : where ? `${where}.${name}` : name;
+        const full = !D ? name : param ? `${param.name}.${name}` : where ? `${where}.${name}` : name;
         path.push(name);
-        out.push({ path: path.slice(), what: `parameter name '${full}'`, text: name, kind: 'key', inParam: !where });
+        out.push({
+          path: copy(path),
+          what: D ? `parameter name '${full}'` : '',
+          text: name,
+          kind: 'key',
+          inParam: !where,
+        });
         if (isObj(sub)) schema(sub, path, where, { name: full, node: sub, input: !where }, out, depth + 1);
         path.pop();
       }
@@ -92,15 +107,23 @@ function schema(
         : `${VALUE_LABEL[k]} of the ${where || 'input'} schema`;
       values(v, path, what, param, out, depth + 1, 'value');
     } else if (typeof v === 'string') {
-      const what = param ? `${k} of parameter '${param.name}'` : `${where ? `${where} ` : ''}schema ${k}`;
-      out.push({ path: path.slice(), what, text: v, kind: 'prose', inParam });
+      const what = !D ? '' : param ? `${k} of parameter '${param.name}'` : `${where ? `${where} ` : ''}schema ${k}`;
+      out.push({ path: copy(path), what, text: v, kind: 'prose', inParam });
     } else if (SUBSCHEMAS.has(k)) {
-      const sub = k === 'items' && param ? { ...param, name: `${param.name}[]` } : param;
+      const sub = k === 'items' && param && D ? { ...param, name: `${param.name}[]` } : param;
       subschemas(v, path, where, sub, out, depth + 1, false);
     } else if (k === '$defs' || k === 'definitions' || k === 'patternProperties') {
       subschemas(v, path, where, param, out, depth + 1, true);
     } else if (v && typeof v === 'object') {
-      values(v, path, `${k} of ${param ? `parameter '${param.name}'` : 'the schema'}`, param, out, depth + 1, 'prose');
+      values(
+        v,
+        path,
+        D ? `${k} of ${param ? `parameter '${param.name}'` : 'the schema'}` : '',
+        param,
+        out,
+        depth + 1,
+        'prose',
+      );
     }
     path.pop();
   }
@@ -147,8 +170,8 @@ function values(
 ): void {
   if (depth > MAX_DEPTH) return;
   if (typeof v === 'string') {
-    const t: SeenText = { path: path.slice(), what, text: v, kind, inParam: param?.input === true };
-    if (kind === 'value' && param) t.pathParam = isPathParam(param);
+    const t: SeenText = { path: copy(path), what, text: v, kind, inParam: param?.input === true };
+    if (kind === 'value' && param) t.pathParam = () => isPathParam(param);
     out.push(t);
   } else if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
@@ -166,7 +189,7 @@ function values(
 }
 
 function isPathParam(param: Param): boolean {
-  const last = param.name.split('.').pop() ?? '';
+  const last = param.name.split('.').pop()?.replace(/\[\]$/, '') ?? '';
   const desc = typeof param.node.description === 'string' ? param.node.description : '';
   return PATH_NAME.test(last) || PATH_DESC.test(desc);
 }

@@ -1,4 +1,3 @@
-import { GATE_BITS } from './classes.js';
 // The views of a folded text that the poisoning patterns read. Each is built in one pass:
 //   cased   letters spelled out one by one joined ("G I T H U B" -> "GITHUB"), case kept: environment names
 //   lower   the same, lower case, identifiers kept whole (id_rsa, send_email, .git-credentials): paths, tool names
@@ -80,71 +79,6 @@ function joinFragments(text: string): string {
     }
   }
   return at === 0 ? text : out + text.slice(at);
-}
-
-/** What one pass over a sentence's words finds for the gates. */
-export interface GateScan {
-  /** The gate bits of its words (classes.ts GATE_BITS). */
-  bits: [number, number];
-  /** Letters spelled out one by one ("i g n o r e"), or leetspeak words ("1gn0re"): reasons to read it in full. */
-  obfuscated: boolean;
-  /** It has a Latin word of two letters or more. */
-  latin: boolean;
-}
-
-const SPLIT_LETTERS = /([^a-z]+)/;
-const SPLIT_TOKENS = /([^a-z0-9@$]+)/;
-const LEET_CHAR = /[013457@$]/g;
-/** Leetspeak inside a word: "1gn0re", "u53r", "7h3" (not "1080p", "h264", "401k"). */
-const LEET_INSIDE = /[a-z][013457@$]+[a-z]|[013457@$][a-z]+[013457@$]/;
-const MAYBE_LEET = /[a-z][0-9@$]|[0-9@$][a-z]/;
-
-/**
- * One pass over the words of a lower-case sentence: their gate bits, with fragments of a pattern
- * word joined ("ign-ore" also counts as "ignore"), leetspeak words read as letters ("1gn0re"), and
- * letters spelled out one by one joined ("i g n o r e").
- */
-export function gateScan(lower: string): GateScan {
-  // One native split into [word, separator, word, …] is much cheaper than a regex exec per word.
-  const parts = lower.split(MAYBE_LEET.test(lower) ? SPLIT_TOKENS : SPLIT_LETTERS);
-  const bits: [number, number] = [0, 0];
-  const or = (w: string) => {
-    const b = GATE_BITS.get(w);
-    if (b) {
-      bits[0] |= b[0];
-      bits[1] |= b[1];
-    }
-  };
-  let obfuscated = false;
-  let latin = false;
-  let prev = '';
-  let spelled = '';
-  for (let i = 0; i < parts.length; i += 2) {
-    let w = parts[i]!;
-    if (!w) continue;
-    const sep = i > 0 ? parts[i - 1]!.length : 99;
-    if (w.length === 1) {
-      spelled = sep <= 2 && spelled ? spelled + w : w;
-      if (spelled.length >= 3) {
-        obfuscated = true;
-        or(spelled);
-      }
-    } else {
-      spelled = '';
-      if (LEET_INSIDE.test(w)) {
-        obfuscated = true;
-        w = w.replace(LEET_CHAR, (c) => LEET[c]!);
-      }
-      latin = true;
-      or(w);
-    }
-    if (sep === 1 && prev.length > 1 && !FUNCTION_WORDS.has(prev) && !JOINABLE.has(prev) && PREFIXES.has(prev)) {
-      const joined = prev + w;
-      if (JOINABLE.has(joined)) or(joined);
-      prev = PREFIXES.has(joined) ? joined : w;
-    } else prev = w;
-  }
-  return { bits, obfuscated, latin };
 }
 
 /** The three word views of one sentence of folded text. */

@@ -9,10 +9,10 @@ const QUAL =
   '(?:之前|以前|先前|此前|上面|上述|前面|以上|原来|原有|原先|原始|最初|所有|全部|一切|系统|开发者|安全|你的|你收到的|你被告知的|收到的)';
 const NOUN = '(?:指令|指示|说明|规则|提示词?|要求|设定|设置|约束|限制|命令|规定|准则|政策|策略|上下文|消息|内容|一切)';
 
-const any = (patterns: RegExp[], gate: RegExp): Matcher => ({
-  gate: (p) => gate.test(p.lower),
-  run: (s) => firstOf(s.lower, patterns),
-});
+const any = (patterns: () => RegExp[], gate: RegExp): Matcher => {
+  let compiled: RegExp[] | undefined; // built on first use, as in en.ts
+  return { gate: (p) => gate.test(p.lower), run: (s) => firstOf(s.lower, (compiled ??= patterns())) };
+};
 /** A matcher from a function, behind a gate of characters its patterns need. */
 const fn = (gate: RegExp, run: (s: Sentence) => string | undefined): Matcher => ({
   gate: (p: Pre) => gate.test(p.lower),
@@ -21,7 +21,7 @@ const fn = (gate: RegExp, run: (s: Sentence) => string | undefined): Matcher => 
 
 const OVERRIDE: Matcher[] = [
   any(
-    [
+    () => [
       new RegExp(
         `(?:忽略|无视|忽视|不要理会|不用理会|别理会|不必理会|不再理会|忘记|忘掉|忘了|抛开|抛弃|丢弃|放弃|绕过|绕开|推翻|撤销|作废|不要遵守|不要遵循|不要服从|不再遵守|不再遵循|停止遵守|停止遵循|别管|不用管|跳过)[^。！？]{0,10}?${QUAL}[^。！？]{0,10}?${NOUN}`,
       ),
@@ -38,7 +38,7 @@ const OVERRIDE: Matcher[] = [
 
 const CONCEALMENT: Matcher[] = [
   any(
-    [
+    () => [
       new RegExp(
         `(?:不要|别|切勿|不得|禁止|严禁|不许|无需|不必|不用|千万别|千万不要|请勿|勿|不能|不可|不准|毋须|无须|不值得|没必要|不需要)[^。！？]{0,10}?(?:告诉|告知|通知|提醒|透露给?|泄露给?|提及|提到|展示给|显示给|汇报给?|报告给?|说给|跟|向|对|让)\\s*${USER}`,
       ),
@@ -159,7 +159,7 @@ const SELF_ZH = '(?:本|此|这个|该|我这个)工具';
 
 const STEERING: Matcher[] = [
   any(
-    [
+    () => [
       new RegExp(
         `(?:每次|总是|始终|一律|无论[^。]{0,12}都|任何情况下|每一次|不管[^。]{0,12}都)[^。]{0,12}?(?:都)?(?:必须|要|需要|务必|应该|应当)?(?:先|首先|优先)(?:调用|使用|运行|执行)${SELF_ZH}`,
       ),
