@@ -1,16 +1,18 @@
 // `toolbox serve`: what an MCP client pays in prompt tokens for the tool list (--expose all vs
 // --expose search), and calls per second of a trivial Python tool through one long-running
 // server (warm workers) against one `toolbox run` process per call.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, REPO, table, timeCommand } from './lib.mjs';
+import { BIN, median, REPO, table, timeCommand } from './lib.mjs';
 
 const { Client } = await import(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'));
 const { StdioClientTransport } = await import(
   join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js')
 );
 const { countTokens } = await import(join(REPO, 'dist/select/tokens.js'));
+const v2 = await import(join(REPO, 'node_modules/@modelcontextprotocol/client/dist/index.mjs'));
 
 // Every Node child pays ~90 ms for NODE_EXTRA_CA_CERTS here; a user's shell usually does not.
 const env = { ...process.env };
@@ -141,6 +143,82 @@ async function callsPerSecond(registry, n, concurrency) {
   return n / s;
 }
 
+/** `toolbox serve --http 0` with its token made in a fresh state folder; returns { url, headers, stop }. */
+async function httpServer(registry) {
+  const state = mkdtempSync(join(tmpdir(), 'toolbox-bench-state-'));
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--registry', registry, '--http', '0', '--json', '--expose', 'all'],
+    {
+      env: { ...env, XDG_STATE_HOME: state },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const doc = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      try {
+        resolve(JSON.parse(out));
+      } catch {
+        /* not complete yet */
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  const token = readFileSync(doc.auth.file, 'utf8').trim();
+  return {
+    url: doc.url,
+    headers: { authorization: `Bearer ${token}` },
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One tool called in sequence through `serve --http` by the official v2 client, as a 2026-07-28
+ * client (stateless: a fresh server instance per request) and as a 2025-11-25 one (its session),
+ * alternating blocks of calls on the same server so the machine's load hits both alike. Returns the
+ * median milliseconds per call of each.
+ */
+async function statelessVsSession(registry, blocks = 8, perBlock = 40) {
+  const srv = await httpServer(registry);
+  const clients = {};
+  try {
+    for (const [era, opts] of [
+      ['2026-07-28', { versionNegotiation: { mode: 'auto' } }],
+      ['2025-11-25', {}],
+    ]) {
+      const c = new v2.Client({ name: 'bench', version: '1' }, opts);
+      await c.connect(
+        new v2.StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: srv.headers } }),
+      );
+      if (c.getNegotiatedProtocolVersion() !== era)
+        throw new Error(`expected ${era}, got ${c.getNegotiatedProtocolVersion()}`);
+      await c.callTool({ name: 'echo_text', arguments: { text: 'warm-up' } });
+      clients[era] = c;
+    }
+    const ms = { '2026-07-28': [], '2025-11-25': [] };
+    for (let b = 0; b < blocks; b++) {
+      for (const era of b % 2 ? ['2025-11-25', '2026-07-28'] : ['2026-07-28', '2025-11-25']) {
+        const t0 = performance.now();
+        for (let i = 0; i < perBlock; i++) {
+          const r = await clients[era].callTool({ name: 'echo_text', arguments: { text: `call ${i}` } });
+          if (r.isError) throw new Error(JSON.stringify(r.content));
+        }
+        ms[era].push((performance.now() - t0) / perBlock);
+      }
+    }
+    return { stateless: median(ms['2026-07-28']), session: median(ms['2025-11-25']) };
+  } finally {
+    for (const c of Object.values(clients)) await c.close().catch(() => undefined);
+    await srv.stop();
+  }
+}
+
 export default async function () {
   const shipped = join(REPO, 'tool_registry');
   const gen = generatedRegistry(1000);
@@ -193,6 +271,16 @@ export default async function () {
         ],
       ],
     );
+    const sv = await statelessVsSession(reg);
+    console.log('\nThe same call over serve --http, 2026-07-28 (stateless) vs 2025-11-25 (session), same server:\n');
+    table(
+      ['client', 'ms per call', 'calls/s'],
+      [
+        ['2025-11-25 session (official v2 client, default)', sv.session.toFixed(2), (1000 / sv.session).toFixed(0)],
+        ['2026-07-28 stateless (official v2 client, auto)', sv.stateless.toFixed(2), (1000 / sv.stateless).toFixed(0)],
+      ],
+    );
+    console.log(`\nstateless / session, time per call: ${(sv.stateless / sv.session).toFixed(2)}× (1.00 = as fast)`);
   } finally {
     rmSync(proj, { recursive: true, force: true });
   }
