@@ -2,10 +2,20 @@
 // that really run as another uid (setpriv to nobody), with and without the token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnCli } from '../helpers.js';
+import { BIN, REPO, spawnCli } from '../helpers.js';
 import { httpServe } from '../serve/fixtures.js';
 import { expected } from './cases.js';
 import { contract, project, root, runOn, tiers } from './helpers.js';
@@ -109,6 +119,42 @@ describe('item 23.10: serve --http answers only its user', () => {
       expect([401, 403]).toContain(got.status);
     } else expect(got).toEqual({ status: 200, token: true });
   });
+
+  it('shows a new token once, on a terminal, and only where it is on later starts', () => {
+    const state = mkdtempSync(join(tmpdir(), 'toolbox-state-'));
+    try {
+      const screen = () => {
+        const log = join(state, 'pty.log');
+        execFileSync(
+          'python3',
+          [
+            join(REPO, 'test', 'e2e', 'pty-driver.py'),
+            JSON.stringify([['clients must send', '\x03']]),
+            process.execPath,
+            BIN,
+            'serve',
+            '--http',
+            '0',
+          ],
+          {
+            cwd: p.dir,
+            env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', PTY_LOG: log, XDG_STATE_HOME: state },
+            timeout: 60_000,
+          },
+        );
+        return readFileSync(log, 'utf8');
+      };
+      const first = screen();
+      const token = readFileSync(join(state, 'toolbox', 'serve-token'), 'utf8').trim();
+      expect(first).toContain(token);
+      expect(first).toMatch(/shown once/);
+      const second = screen();
+      expect(second).not.toContain(token);
+      expect(second).toContain(join(state, 'toolbox', 'serve-token'));
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('a second server reuses the token; a planted or loose token file is refused (exit 3)', async () => {
     const state = mkdtempSync(join(tmpdir(), 'toolbox-state-'));
