@@ -12,9 +12,11 @@ import { execFile, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -154,6 +156,13 @@ export async function serveFixture({ bin = join(REPO, 'bin', 'toolbox.js'), args
   const dir = mkdtempSync(join(tmpdir(), 'toolbox-conformance-fx-'));
   cpSync(join(REPO, 'test', 'fixtures', 'conformance'), dir, { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  // A node_modules linked out of the project is refused unless the user grants it (docs/sandbox.md):
+  // the fixture's own config folder grants it, as a user would, never the real ~/.config/toolbox.
+  // (Outside the project: a grants file inside it would be planted, and grants nothing.)
+  const config = mkdtempSync(join(tmpdir(), 'toolbox-conformance-config-'));
+  mkdirSync(join(config, 'toolbox'), { mode: 0o700 });
+  const grant = { projects: { [realpathSync(dir)]: { '*': { paths: [realpathSync(join(REPO, 'node_modules'))] } } } };
+  writeFileSync(join(config, 'toolbox', 'grants.yaml'), JSON.stringify(grant), { mode: 0o600 });
   const registry = join(dir, 'tool_registry');
   const changed = join(registry, 'test_changed_tool.yaml');
   // Each call edits the registry (a tool whose description counts the calls), so every call is a change.
@@ -182,7 +191,12 @@ export async function serveFixture({ bin = join(REPO, 'bin', 'toolbox.js'), args
     process.execPath,
     [bin, 'serve', '--registry', registry, '--http', '0', '--json', '--no-auth', ...args],
     {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), ...env },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? tmpdir(),
+        XDG_CONFIG_HOME: config,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -210,6 +224,7 @@ export async function serveFixture({ bin = join(REPO, 'bin', 'toolbox.js'), args
       await exited;
       await new Promise((r) => changer.close(r));
       rmSync(dir, { recursive: true, force: true });
+      rmSync(config, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, realpathSync, symlinkSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
@@ -39,7 +39,7 @@ export function spawnCli(
       [BIN, ...argv],
       {
         cwd: opts.cwd,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testConfigEnv(), ...opts.env },
         timeout: opts.timeout ?? 60_000,
         maxBuffer: 64 * 1024 * 1024,
       },
@@ -91,3 +91,51 @@ loader_config:
   module: my_tools.weather
   function: get_weather_by_city
 `;
+
+let testConfig: string | undefined;
+const testGrants: Record<string, Record<string, { paths?: string[]; env?: string[] }>> = {};
+
+/**
+ * This test process's own config folder (XDG_CONFIG_HOME, with `toolbox/` made 0700): grants written
+ * by the tests go there, never into the user's ~/.config/toolbox. Removed when the process exits.
+ */
+export function testConfigHome(): string {
+  if (!testConfig) {
+    const dir = mkdtempSync(join(tmpdir(), 'toolbox-test-config-'));
+    mkdirSync(join(dir, 'toolbox'), { mode: 0o700 });
+    testConfig = dir;
+    process.env.XDG_CONFIG_HOME = dir;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return testConfig;
+}
+
+/** XDG_CONFIG_HOME for a spawned toolbox, once this process has a test config folder. */
+export function testConfigEnv(): NodeJS.ProcessEnv {
+  return testConfig ? { XDG_CONFIG_HOME: testConfig } : {};
+}
+
+/** Grant `what` to `tool` (default every tool, `"*"`) of the project at `dir`, as a user would in grants.yaml. */
+export function grantInTests(dir: string, what: { paths?: string[]; env?: string[] }, tool = '*'): void {
+  const home = testConfigHome();
+  const key = realpathSync(dir);
+  const cur = (testGrants[key] ??= {});
+  const had = cur[tool] ?? {};
+  cur[tool] = {
+    paths: [...(had.paths ?? []), ...(what.paths ?? [])],
+    env: [...(had.env ?? []), ...(what.env ?? [])],
+  };
+  // JSON is YAML.
+  writeFileSync(join(home, 'toolbox', 'grants.yaml'), JSON.stringify({ projects: testGrants }, null, 1), {
+    mode: 0o600,
+  });
+}
+
+/**
+ * Link the repository's node_modules into a test project. A link out of the project is refused
+ * unless the user grants its target (docs/sandbox.md), so the test grants it, as a user would.
+ */
+export function linkNodeModules(dir: string): void {
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  grantInTests(dir, { paths: [realpathSync(join(REPO, 'node_modules'))] });
+}

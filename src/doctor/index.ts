@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { checkState, isStateUnsafe } from '../util/state.js';
+import { legacyGrantsWarning, loadUserGrants } from '../policy/grants.js';
 import { join } from 'node:path';
 import { resolveProject, type Project, type ProjectOptions } from '../config.js';
 import { ToolboxError } from '../errors.js';
@@ -17,7 +18,7 @@ import { which } from '../deps/util.js';
 /** One thing that is wrong (error: doctor exits 1) or weaker than it could be (warning), with its fix. */
 export interface DoctorProblem {
   severity: 'error' | 'warning';
-  area: 'node' | 'python' | 'sandbox' | 'registry' | 'deps' | 'state';
+  area: 'node' | 'python' | 'sandbox' | 'registry' | 'deps' | 'state' | 'grants';
   message: string;
   fix: string;
 }
@@ -204,6 +205,9 @@ export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): P
       exists: existsSync(join(project!.stateDir, name)),
       what,
     }));
+    const oldGrants = legacyGrantsWarning(loadUserGrants(project.root), project.root);
+    if (oldGrants)
+      problems.push({ severity: 'warning', area: 'grants', message: oldGrants.message, fix: oldGrants.hint });
     // The same checks every state read and write makes (util/state.ts): a link, another user's entry.
     for (const [name] of STATE_ITEMS) {
       try {

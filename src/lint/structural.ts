@@ -76,8 +76,15 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     id: 'sandbox-path',
     severity: 'error',
     description:
-      'A `sandbox.paths` entry outside the project (after symlinks), in .toolbox/, or a Unix socket with the network closed.',
-    docs: 'A contract may bind only paths inside its project; grant wider paths per tool in your own ~/.config/toolbox/grants.yaml.',
+      'A `sandbox.paths` entry outside the project (after symlinks), the project folder itself, its .git or an .env* entry, in .toolbox/, or a Unix socket with the network closed.',
+    docs: 'A contract may bind only non-secret paths inside its project; grant more per project and tool in your own ~/.config/toolbox/grants.yaml.',
+  },
+  {
+    id: 'grants-outdated',
+    severity: 'warning',
+    description:
+      'Your grants.yaml still grants tools under the old top-level `tools:` key (any project): no longer read.',
+    docs: 'Move each entry under `projects: { <project real path>: { <tool id>: … } }`.',
   },
   {
     id: 'routing',

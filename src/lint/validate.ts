@@ -19,7 +19,7 @@ import {
 } from './filters.js';
 import { loadRules } from './rules/index.js';
 import { STRUCTURAL_RULES } from './structural.js';
-import { checkSandboxPaths, loadUserGrants } from '../policy/grants.js';
+import { checkSandboxPaths, legacyGrantsWarning, loadUserGrants } from '../policy/grants.js';
 import type { LintFile, LintSettings, RuleMeta } from './types.js';
 
 /** Counts for the end of a report. */
@@ -132,6 +132,16 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   );
   const breathe = yielder(opts.signal);
   const grants = loadUserGrants(project.root);
+  const oldGrants = legacyGrantsWarning(grants, project.root);
+  if (oldGrants && grants.file)
+    diagnostics.push({
+      file: grants.file,
+      line: grants.legacyLine ?? 1,
+      column: 1,
+      severity: 'warning',
+      rule: 'grants-outdated',
+      ...oldGrants,
+    });
 
   for (const rel of rels) {
     await breathe();

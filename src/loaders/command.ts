@@ -30,7 +30,10 @@ export function parseOutput(stdout: string, mode: CommandConfig['parse'] = 'auto
  * name is looked up on the host PATH. Its folder is bound read-only (resolveInterpreter adds it
  * when it lies outside /usr).
  */
-async function resolveProgram(ctx: LoadContext, program: string): Promise<{ path: string; readOnlyPaths: string[] }> {
+async function resolveProgram(
+  ctx: LoadContext,
+  program: string,
+): Promise<{ path: string; readOnlyPaths: string[]; projectPaths: string[] }> {
   const where = `${ctx.entry.file}${ctx.entry.line ? `:${ctx.entry.line}` : ''}`;
   if (paramsIn(program).length > 0) {
     throw new ToolboxError(
@@ -43,7 +46,7 @@ async function resolveProgram(ctx: LoadContext, program: string): Promise<{ path
       },
     );
   }
-  if (!program.includes('/')) return resolveInterpreter(program);
+  if (!program.includes('/')) return { ...(await resolveInterpreter(program)), projectPaths: [] };
   const abs = resolve(ctx.project.root, program);
   try {
     accessSync(abs, constants.X_OK);
@@ -58,7 +61,8 @@ async function resolveProgram(ctx: LoadContext, program: string): Promise<{ path
       },
     );
   }
-  return { path: abs, readOnlyPaths: programPaths(ctx.project.root, abs) };
+  // A program named by path is the project's (or a host path the contract names): checked by the sandbox.
+  return { path: abs, readOnlyPaths: [], projectPaths: programPaths(ctx.project.root, abs) };
 }
 
 export const loader: Loader = {
@@ -76,6 +80,12 @@ export const loader: Loader = {
           args: fillArgv(rest, args),
           env: call.env,
           readOnlyPaths: [...new Set([...prog.readOnlyPaths, ...call.readOnlyPaths])],
+          project: {
+            root: ctx.project.root,
+            paths: prog.projectPaths,
+            granted: call.granted,
+            tool: ctx.entry.contract.id,
+          },
           network: call.network,
           limits: call.limits,
           // Always give stdin (empty when there is no template) so a program never waits on it.

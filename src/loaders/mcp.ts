@@ -39,6 +39,8 @@ function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext): McpTarget 
     env: { ...cc.env, ...expandAll(cfg.env, vars) },
     readOnlyPaths: cc.readOnlyPaths,
     network: cc.network,
+    tool: ctx.entry.contract.id,
+    granted: cc.granted,
     limits: cc.limits,
     // Bare server commands (`uvx`, `docker`) are looked up on the PATH toolbox itself runs with.
     pathVar: process.env.PATH,

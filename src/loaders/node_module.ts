@@ -19,7 +19,8 @@ export const loader: Loader = {
       // which alone costs ~90 ms per child); warnings would only add noise to the logs.
       args: ['--no-warnings', join(RUNNERS_DIR, 'node_runner.mjs')],
       env: {},
-      readOnlyPaths: [...nodeModulePaths(ctx.project.root, cfg.module), RUNNERS_DIR, ...interp.readOnlyPaths],
+      readOnlyPaths: [RUNNERS_DIR, ...interp.readOnlyPaths],
+      projectPaths: nodeModulePaths(ctx.project.root, cfg.module),
       target: { module: cfg.module, function: cfg.function ?? 'default' },
     });
   },

@@ -1,8 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { closest, ExitCode, ToolboxError } from '../errors.js';
 import type { PythonFunctionConfig } from '../contract/types.js';
 import { resolveInterpreter } from '../sandbox/index.js';
+import { within } from '../util/binds.js';
 import { toolInterpreter } from '../deps/interpreter.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
@@ -76,6 +77,7 @@ export const loader: Loader = {
     // Only the tool's own package is visible in the sandbox, so a missing one is found here.
     if (own.length === 0) throw missingModule(ctx, cfg.module);
     const interp = await resolveInterpreter(command);
+    const inProject = (p: string | undefined): p is string => p !== undefined && within(ctx.project.root, p);
     return runnerTool({
       load: ctx,
       what: 'python runner',
@@ -83,7 +85,10 @@ export const loader: Loader = {
       // -B: the tool's package is mounted read-only, so never try to write __pycache__.
       args: ['-B', join(RUNNERS_DIR, 'python_runner.py')],
       env: { PYTHONUTF8: '1', PYTHONDONTWRITEBYTECODE: '1' },
-      readOnlyPaths: [...own, RUNNERS_DIR, ...interp.readOnlyPaths, ...(venv ? [venv] : [])],
+      readOnlyPaths: [RUNNERS_DIR, ...interp.readOnlyPaths],
+      // The venv (loader_config.python, .toolbox/envs/<id>) and an interpreter inside the project are
+      // project paths too: checked as named, before their links are followed.
+      projectPaths: [...own, ...[venv, isAbsolute(command) ? dirname(command) : undefined].filter(inProject)],
       target: { module: cfg.module, function: cfg.function },
     });
   },

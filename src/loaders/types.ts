@@ -62,8 +62,13 @@ export interface CallContext {
   network: boolean;
   /** Environment passed into the sandbox (allow-listed variables only). */
   env: Record<string, string>;
-  /** Extra read-only paths from the contract's sandbox.paths (absolute). */
+  /** Extra read-only paths from the contract's sandbox.paths (absolute), already checked. */
   readOnlyPaths: string[];
+  /**
+   * The tool's paths in the user's own grants.yaml: what the loader's own project paths (its
+   * folder, node_modules, venv) may resolve to outside the project (util/binds.ts).
+   */
+  granted: () => string[];
   /** Progress, logging, elicitation and sampling (serve's MCP client); absent in plain CLI runs. */
   client?: ToolClient;
 }

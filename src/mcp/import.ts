@@ -5,7 +5,7 @@ import type { SandboxPolicy, ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { isToolRunError } from '../sandbox/tool-run-error.js';
 import { compareUpstream, recordImported, type UpstreamChange } from '../lock/upstream.js';
-import { checkSandboxPaths } from '../policy/grants.js';
+import { checkSandboxPaths, grantFor, loadUserGrants } from '../policy/grants.js';
 import { loadRegistry } from '../registry/registry.js';
 import { resolveLimits } from '../sandbox/limits.js';
 import { toSnakeId, type ListedTool } from './contract-file.js';
@@ -228,12 +228,13 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
     // The same rule the runtime applies to every call: a contract binds only paths inside the project.
     const bad = checkSandboxPaths(project.root, opts.prefix ?? '', sandbox.paths ?? [], Boolean(opts.network), {
       tools: {},
+      legacy: [],
     })[0];
     if (bad)
       throw usageError(
         bad.code,
         `--path ${bad.path}: ${bad.message}`,
-        `${bad.hint.split('. To let')[0]}. Copy what the server needs into the project, or import it and add a grant per tool (docs/sandbox.md).`,
+        `${bad.hint.split(' To allow it')[0].replace(/\.$/, '')}. Copy what the server needs into the project, or import it and add a grant per tool (docs/sandbox.md).`,
       );
     const args = pp.args.map((a) => a.replace(/\$\{PROJECT_ROOT\}/g, project.root));
     binds = [
@@ -255,6 +256,8 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
       network: Boolean(opts.network),
       limits: resolveLimits(sandbox, undefined, opts.timeoutMs),
       pathVar: env.PATH,
+      // No tool ids yet: what the user granted every tool of this project ("*") applies.
+      granted: () => grantFor(loadUserGrants(project.root), '*').paths,
     };
     loaderBase = { command: pp.command, args: pp.args, ...(managed ? { package: managed.package } : {}) };
   }

@@ -16,6 +16,9 @@ export type McpTarget =
       network: boolean;
       limits: ResolvedLimits;
       pathVar?: string;
+      /** The tool whose call starts the server, and its grants (for the sandbox's project-path check). */
+      tool?: string;
+      granted?: () => string[];
     }
   | { kind: 'http'; url: string; headers: Record<string, string> };
 
@@ -94,6 +97,7 @@ export async function openSession(
       args: resolved.args,
       env: { ...resolved.env, ...target.env },
       readOnlyPaths: [...resolved.readOnlyPaths, ...target.readOnlyPaths],
+      project: { root: target.root, paths: resolved.projectPaths, granted: target.granted, tool: target.tool },
       network: target.network,
       limits: target.limits,
     });

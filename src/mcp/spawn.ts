@@ -3,19 +3,28 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findInProject, findOnPath } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { isElf } from '../sandbox/interpreter.js';
+import { within } from '../util/binds.js';
 
 /** One host folder bound read-only for a server, and why (shown by --verbose). */
 export interface ServerBind {
   path: string;
   why: string;
+  /**
+   * project: found in the project or named by the contract (checked by the sandbox: inside the
+   * project, no socket with the network closed); host: toolbox's own Node, a program on the user's
+   * PATH, an interpreter's install.
+   */
+  from?: 'project' | 'host';
 }
 
 /** A stdio MCP server command, resolved to what the sandbox must run and see. */
 export interface ResolvedServerCommand {
   command: string;
   args: string[];
-  /** Host paths the server needs read-only (its package and dependencies, its interpreter). */
+  /** Host paths the server needs read-only that toolbox chose (its Node, a program on PATH, an interpreter). */
   readOnlyPaths: string[];
+  /** Paths from the project (its package, script, node_modules, venv): checked by the sandbox before it starts. */
+  projectPaths: string[];
   /** The same paths with the reason for each. */
   binds: ServerBind[];
   /** Variables the interpreter needs to start in the sandbox (the contract's own `env` wins). */
@@ -131,14 +140,17 @@ export function resolveServerCommand(
   const real = realOrUndefined(found);
   if (!real || !found) throw notFound(command, found);
   const binds: ServerBind[] = [];
-  const bind = (path: string, why: string) => {
-    if (!isSystem(path + sep) && !binds.some((b) => b.path === path)) binds.push({ path, why });
+  // What a bare name found on the user's PATH brings is the host's; a command found in the project or
+  // named by path is the project's (a link out of it is refused by the sandbox), and so is its package.
+  const own: ServerBind['from'] = command.includes('/') || within(root, found) ? 'project' : 'host';
+  const bind = (path: string, why: string, from: ServerBind['from'] = own) => {
+    if (!isSystem(path + sep) && !binds.some((b) => b.path === path)) binds.push({ path, why, from });
   };
   const venv = venvOf(found);
   if (venv) {
     bind(venv, `the Python venv that ${basename(found)} lives in`);
     const base = venvBase(venv);
-    if (base) bind(base, 'the Python installation the venv was made from');
+    if (base) bind(base, 'the Python installation the venv was made from', 'host');
   }
   let cmd = real;
   let out = [...args];
@@ -147,7 +159,7 @@ export function resolveServerCommand(
   const isNode = NODE.test(basename(real)) || NODE.test(basename(found));
   if (isNode || (line && /(^|[\s/])node(\s|$)/.test(line))) {
     cmd = realpathSync(opts.nodeBinary);
-    bind(prefixOf(cmd), "Node's install prefix (the server runs under toolbox's own Node)");
+    bind(prefixOf(cmd), "Node's install prefix (the server runs under toolbox's own Node)", 'host');
     if (!isNode) {
       out = [real, ...out];
       bind(packageRoot(real), `the package folder of ${basename(found)}`);
@@ -167,13 +179,14 @@ export function resolveServerCommand(
       out[scriptAt] = script;
       // A script at the project root gets only itself bound: its folder would be the whole project.
       const folder = packageRoot(script);
-      bind(folder === realRoot ? script : folder, `the server script ${args[scriptAt]} and its folder`);
+      bind(folder === realRoot ? script : folder, `the server script ${args[scriptAt]} and its folder`, 'project');
       // A project script (not a package in node_modules) resolves its imports through the
       // node_modules folders and package.json files between it and the project root.
       if (isNode && !script.includes(`${sep}node_modules${sep}`))
         for (let d = dirname(script); d.startsWith(realRoot); d = dirname(d)) {
           for (const f of ['node_modules', 'package.json'])
-            if (existsSync(join(d, f))) bind(join(d, f), `what Node reads to resolve ${args[scriptAt]}'s imports`);
+            if (existsSync(join(d, f)))
+              bind(join(d, f), `what Node reads to resolve ${args[scriptAt]}'s imports`, 'project');
           if (d === realRoot) break;
         }
     }
@@ -182,5 +195,6 @@ export function resolveServerCommand(
     if (interp && !interp.endsWith(`${sep}env`))
       bind(prefixOf(interp), `the interpreter named by ${basename(real)}'s #! line`);
   }
-  return { command: cmd, args: out, readOnlyPaths: binds.map((b) => b.path), binds, env };
+  const paths = (from: ServerBind['from']) => binds.filter((b) => b.from === from).map((b) => b.path);
+  return { command: cmd, args: out, readOnlyPaths: paths('host'), projectPaths: paths('project'), binds, env };
 }

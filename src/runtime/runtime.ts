@@ -16,7 +16,7 @@ import { checkOutput } from './format.js';
 import { shapeOutput } from './content.js';
 import { countsAsFailure, mapCallError } from './map-error.js';
 import { assertCanUse } from '../policy/permissions.js';
-import { sandboxPathsFor } from '../policy/grants.js';
+import { grantedPaths, sandboxPathsFor } from '../policy/grants.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
 import { capResult } from './cap.js';
@@ -230,7 +230,9 @@ export class Runtime {
     const network = c.sandbox?.network === true;
     // Inside the project only, unless the user's own grants.yaml names this tool (src/policy/grants.ts).
     const readOnlyPaths = sandboxPathsFor(this.project.root, c.id, c.sandbox?.paths ?? [], network);
-    return { signal, limits, network, env, readOnlyPaths, ...(req.client ? { client: req.client } : {}) };
+    // Read only if a loader's own path would be refused without one (util/binds.ts).
+    const granted = () => grantedPaths(this.project.root, c.id);
+    return { signal, limits, network, env, readOnlyPaths, granted, ...(req.client ? { client: req.client } : {}) };
   }
 
   private async callWithBackstop(

@@ -14,12 +14,9 @@ export interface ResolvedInterpreter {
   readOnlyPaths: string[];
 }
 
-/** Folders the sandbox always shows read-only; nothing below them needs binding. */
-export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/lib32', '/libx32'];
-
-export function underSystemDir(p: string): boolean {
-  return SYSTEM_DIRS.some((d) => p === d || p.startsWith(d + '/'));
-}
+// Folders the sandbox always shows read-only (util/binds.ts, which the project-path check shares).
+import { underSystemDir } from '../util/binds.js';
+export { SYSTEM_DIRS, underSystemDir } from '../util/binds.js';
 
 /**
  * Absolute path of an executable named `cmd` on PATH (or `cmd` itself when it is an absolute

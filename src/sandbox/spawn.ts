@@ -10,6 +10,7 @@ import { spawnHost } from '../util/host-process.js';
 import { isAlive, killMarked, markerNeedle, newMarker } from './marked.js';
 import { buildSeccompFilter } from './seccomp.js';
 import { wrapCommand, type Tools } from './wrap.js';
+import { checkProjectBinds } from '../util/binds.js';
 import type { SandboxSpec, SandboxTier } from './types.js';
 
 const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -80,6 +81,8 @@ export function startWrapped(
   tools: Tools,
   pipeStdin: boolean,
 ): Started {
+  // The project's paths are checked before anything is made or started (sandbox_path_denied).
+  const projectPaths = spec.project ? checkProjectBinds(spec.project, spec.network) : [];
   const workDir = mkdtempSync(join(tmpdir(), 'toolbox-run-'));
   const root = process.getuid?.() === 0;
   const uid = tier === 'bwrap' && root ? UID_BASE + randomInt(100_000_000) : undefined;
@@ -96,7 +99,7 @@ export function startWrapped(
       tools,
       command: spec.command,
       args: spec.args,
-      readOnlyPaths: spec.readOnlyPaths,
+      readOnlyPaths: [...spec.readOnlyPaths, ...projectPaths],
       network: spec.network,
       limits: spec.limits,
       workDir,

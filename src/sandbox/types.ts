@@ -3,6 +3,8 @@
  * Nothing outside src/sandbox/ spawns tool code any other way.
  */
 
+import type { ProjectBinds } from '../util/binds.js';
+
 /** Which isolation mechanism is in force (strongest first). */
 export type SandboxTier = 'bwrap' | 'unshare' | 'none';
 
@@ -49,8 +51,16 @@ export interface SandboxSpec {
   args: string[];
   /** The complete environment inside (already filtered to the contract's allow-list). */
   env: Record<string, string>;
-  /** Host paths made visible read-only at the same path (tool folder, interpreter prefix, ...). */
+  /**
+   * Host paths toolbox itself chose, made visible read-only at the same path: the runners, an
+   * interpreter's install, `sandbox.paths` already checked against the user's grants.
+   */
   readOnlyPaths: string[];
+  /**
+   * Paths taken from the project (the tool's folder, Node's package.json/node_modules walk, a venv,
+   * a server package): bound read-only too, after the checks of util/binds.ts (every tier).
+   */
+  project?: ProjectBinds;
   /** Open the network (default closed). */
   network: boolean;
   limits: ResolvedLimits;

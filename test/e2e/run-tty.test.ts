@@ -1,14 +1,14 @@
 // `toolbox run` on a real terminal (a pseudo-terminal): a tool's elicitation questions are asked with
 // prompts and answered by the person; a sampling request is refused with a clear error.
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, REPO, tempProject } from '../helpers.js';
+import { BIN, REPO, linkNodeModules, tempProject, testConfigEnv } from '../helpers.js';
 
 const proj = tempProject();
 cpSync(join(REPO, 'test', 'fixtures', 'conformance'), proj.dir, { recursive: true });
-symlinkSync(join(REPO, 'node_modules'), join(proj.dir, 'node_modules'));
+linkNodeModules(proj.dir);
 afterAll(() => proj.cleanup());
 
 function drive(args: string[], steps: [string, string][]): { code: number; screen: string } {
@@ -19,7 +19,7 @@ function drive(args: string[], steps: [string, string][]): { code: number; scree
     {
       cwd: proj.dir,
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', PTY_LOG: log },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', PTY_LOG: log, ...testConfigEnv() },
       timeout: 60_000,
     },
   );

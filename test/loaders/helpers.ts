@@ -48,6 +48,7 @@ export function callCtx(
     network: opts.sandbox?.network ?? false,
     env: opts.env ?? {},
     readOnlyPaths: [],
+    granted: () => [],
   };
 }
 

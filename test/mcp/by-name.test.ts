@@ -200,7 +200,9 @@ describe('a project-installed server by relative path or bare name', () => {
     });
     expect(bare.code).toBe(0);
     // Only the project's node_modules is bound for it, with the reason.
-    expect(bare.json.binds).toEqual([{ path: join(realpathSync(p.dir), 'node_modules'), why: expect.any(String) }]);
+    expect(bare.json.binds).toEqual([
+      { path: join(realpathSync(p.dir), 'node_modules'), why: expect.any(String), from: 'project' },
+    ]);
     for (const id of ['rel_echo', 'bare_echo']) {
       const run = await cli(['run', id, '--message', id, '--json'], { cwd: join(p.dir, 'sub') });
       expect(run.code).toBe(0);

@@ -2,9 +2,9 @@
 // that can reach them, and call contexts for the loader.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { symlinkSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, tempProject } from '../helpers.js';
+import { REPO, linkNodeModules, tempProject } from '../helpers.js';
 import type { Project } from '../../src/config.js';
 import type { ToolContract, ToolEntry } from '../../src/contract/types.js';
 import type { CallContext } from '../../src/loaders/types.js';
@@ -26,7 +26,7 @@ export const LIMITS: ResolvedLimits = {
 /** A temp project whose node_modules is the repo's, so relative server commands resolve. */
 export function mcpProject(files: Record<string, string> = {}) {
   const p = tempProject({ 'tool_registry/.keep': '', ...files });
-  symlinkSync(join(REPO, 'node_modules'), join(p.dir, 'node_modules'));
+  linkNodeModules(p.dir);
   const project: Project = {
     root: p.dir,
     registryDir: join(p.dir, 'tool_registry'),
@@ -64,6 +64,8 @@ export function callCtx(over: Partial<CallContext> & { timeoutMs?: number } = {}
     network: false,
     env: {},
     readOnlyPaths: [],
+    // The grant mcpProject's linked node_modules needs (what the runtime reads from grants.yaml).
+    granted: () => [realpathSync(join(REPO, 'node_modules'))],
     ...rest,
   };
 }

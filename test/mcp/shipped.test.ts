@@ -1,14 +1,14 @@
 // The mcp tools shipped in tool_registry/ work offline through `toolbox run`, from any cwd.
 // They run on a temp copy of the shipped registry: the call log and breaker state land there, never in the repository.
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, cli, tempProject } from '../helpers.js';
+import { REPO, cli, linkNodeModules, tempProject } from '../helpers.js';
 
 const project = tempProject({ 'package.json': '{\n  "name": "toolbox",\n  "private": true\n}\n' });
 cpSync(join(REPO, 'tool_registry'), join(project.dir, 'tool_registry'), { recursive: true });
-symlinkSync(join(REPO, 'node_modules'), join(project.dir, 'node_modules'));
+linkNodeModules(project.dir);
 const registry = join(project.dir, 'tool_registry');
 afterAll(() => project.cleanup());
 

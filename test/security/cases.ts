@@ -285,6 +285,41 @@ export const CASES = {
     attack: "a tool asks the client's LLM 8 times with `includeContext: allServers` and `maxTokens: 1000000`",
     outcome: 'blocked',
   },
+  'loader-node-modules-link': {
+    item: '23.5',
+    attack: '`node_modules` on the walk up from a Node tool is a link to `~/.ssh`',
+    outcome: 'refused',
+  },
+  'loader-package-json-link': {
+    item: '23.5',
+    attack: '`package.json` on the walk up from a Node tool is a link to a host file',
+    outcome: 'refused',
+  },
+  'loader-socket-link': {
+    item: '23.5',
+    attack: '`node_modules` is a link to a folder holding a host Unix socket (network closed)',
+    outcome: 'refused',
+  },
+  'loader-mcp-node-modules-link': {
+    item: '23.5',
+    attack: 'the `node_modules` beside an MCP server script is a link to `~/.ssh`',
+    outcome: 'refused',
+  },
+  'paths-project-secrets': {
+    item: '23.7',
+    attack: 'a contract binds `.env`, a nested `.env.local`, `.git` or the project folder itself (`sandbox.paths`)',
+    outcome: 'refused',
+  },
+  'grants-other-project': {
+    item: '23.7',
+    attack: "a cloned project's `query_weather` asks for the path another project's `query_weather` was granted",
+    outcome: 'refused',
+  },
+  'grants-old-form': {
+    item: '23.7',
+    attack: "a grants file in the old form (`tools:` keyed by tool id alone) would grant any project's tool of that id",
+    outcome: 'refused',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -1,6 +1,6 @@
 // Items 1 and 2: a tool sees only its own package or module folder; a contract cannot bind the host.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { CASES, expected } from './cases.js';
@@ -122,7 +122,9 @@ describe('item 2: sandbox.paths stays inside the project unless the user grants 
   const grant = (ids: string[], mode = 0o600) => {
     mkdirSync(join(xdg.dir, 'toolbox'), { recursive: true, mode: 0o700 });
     const f = join(xdg.dir, 'toolbox', 'grants.yaml');
-    writeFileSync(f, `tools:\n${ids.map((id) => `  ${id}: { paths: [${JSON.stringify(outside.dir)}] }\n`).join('')}`);
+    // Keyed by the project's real path and the tool (issue 23 item 7).
+    const entries = ids.map((id) => `    ${id}: { paths: [${JSON.stringify(outside.dir)}] }\n`).join('');
+    writeFileSync(f, `projects:\n  ${JSON.stringify(realpathSync(q.dir))}:\n${entries}`);
     chmodSync(f, mode);
   };
 

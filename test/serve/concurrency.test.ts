@@ -1,7 +1,7 @@
 // Many concurrent calls: none lost, none answered twice, a hung tool blocks nobody, bounded queue.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { BIN } from '../helpers.js';
+import { BIN, testConfigEnv } from '../helpers.js';
 import { serveProject } from './fixtures.js';
 
 const proj = serveProject();
@@ -16,7 +16,7 @@ interface Msg {
 describe('toolbox serve under concurrent load (raw JSON-RPC over stdio)', () => {
   it('answers each of 20 parallel calls exactly once, the hung one with a timeout', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--registry', proj.registry, '--expose', 'all'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...testConfigEnv() },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const seen: Msg[] = [];

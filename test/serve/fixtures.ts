@@ -1,12 +1,12 @@
 // A small real registry for the serve tests: Python tools (fast, slow, restricted) and an mcp
 // tool (server-filesystem on a unique temp folder, so its process can be found and counted).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, REPO, tempProject } from '../helpers.js';
+import { BIN, linkNodeModules, tempProject, testConfigEnv } from '../helpers.js';
 
 const py = (id: string, fn: string, description: string, schema: string, extra = '') => `id: ${id}
 name: ${id}
@@ -87,7 +87,7 @@ sandbox:
   paths: [data]
 `,
   });
-  symlinkSync(join(REPO, 'node_modules'), join(p.dir, 'node_modules'));
+  linkNodeModules(p.dir);
   return { ...p, registry: join(p.dir, 'tool_registry') };
 }
 
@@ -98,7 +98,7 @@ export async function stdioClient(registry: string, extraArgs: string[] = [], cw
     command: process.execPath,
     args: [BIN, 'serve', '--registry', registry, ...extraArgs],
     cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...testConfigEnv() },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -116,7 +116,13 @@ export async function stdioClient(registry: string, extraArgs: string[] = [], cw
 export async function httpServe(registry: string, extraArgs: string[] = [], env: Record<string, string> = {}) {
   const state = mkdtempSync(join(tmpdir(), 'toolbox-state-'));
   const child = spawn(process.execPath, [BIN, 'serve', '--registry', registry, '--http', '0', '--json', ...extraArgs], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', XDG_STATE_HOME: state, ...env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      ...testConfigEnv(),
+      XDG_STATE_HOME: state,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,7 +1,7 @@
 // Results beyond text, progress, logging, elicitation and sampling, through the real `toolbox serve`
 // with the SDK's client over stdio and over HTTP. The tools are the conformance fixture's (Python,
 // Node and command tools using the runner-side helpers) plus an upstream MCP server's image tool.
-import { cpSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,12 +12,12 @@ import {
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, cli, REPO, tempProject } from '../helpers.js';
+import { BIN, cli, REPO, linkNodeModules, tempProject, testConfigEnv } from '../helpers.js';
 import { errCode, httpServe } from './fixtures.js';
 
 const proj = tempProject();
 cpSync(join(REPO, 'test', 'fixtures', 'conformance'), proj.dir, { recursive: true });
-symlinkSync(join(REPO, 'node_modules'), join(proj.dir, 'node_modules'));
+linkNodeModules(proj.dir);
 proj.write(
   'tool_registry/ev_tiny_image.yaml',
   `id: ev_tiny_image
@@ -49,7 +49,7 @@ async function connect(kind: 'stdio' | 'http', capabilities: Caps = { elicitatio
       new StdioClientTransport({
         command: process.execPath,
         args: [BIN, 'serve', '--registry', registry, '--expose', 'all'],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...testConfigEnv() },
         stderr: 'pipe',
       }),
     );

@@ -24,8 +24,10 @@ export interface RunnerToolOptions {
   args: string[];
   /** Variables the runner needs on top of the contract's allow-listed env. */
   env: Record<string, string>;
-  /** Host paths the runner needs: the tool's own package or module folder, the runners, the interpreter. */
+  /** Host paths toolbox chose for the runner: the runners, the interpreter's install. */
   readOnlyPaths: string[];
+  /** Paths from the project: the tool's package or module folder, Node's walk, a venv (checked by the sandbox). */
+  projectPaths: string[];
   /** What to import: { module, function } (the project root is added). */
   target: { module: string; function: string };
 }
@@ -42,6 +44,7 @@ export function runnerTool(o: RunnerToolOptions): LoadedTool {
     args: worker ? [...o.args, '--worker'] : o.args,
     env: { ...o.env, ...ctx.env },
     readOnlyPaths: [...new Set([...o.readOnlyPaths, ...ctx.readOnlyPaths])],
+    project: { root: project.root, paths: o.projectPaths, granted: ctx.granted, tool: entry.contract.id },
     network: ctx.network,
     limits: ctx.limits,
     resultChannel: !worker,
