@@ -4,7 +4,7 @@
  * into it. Nothing that was in the folder before is reused or run (a repository can ship one): the
  * old folder is moved aside, the new one made by toolbox, and the old one deleted once pip has
  * succeeded (or put back when it failed). Only a trusted interpreter runs here (host-process.ts:
- * a system or pyenv/asdf/uv binary, in isolated mode), acting as the new venv's Python; pip gets
+ * a system or pyenv/asdf/mise/uv/conda binary, in isolated mode), acting as the new venv's Python; pip gets
  * only what pip-plan.ts accepts, and `--only-binary :all:` unless the user passed --allow-local.
  * From then on `toolInterpreter` (the python loader) and the check use the venv.
  */
@@ -63,7 +63,7 @@ async function hostPython(command: string, env: NodeJS.ProcessEnv): Promise<Trus
   }
   return (
     trustInterpreter(path, env) ??
-    `${path} is not an interpreter toolbox runs outside the sandbox (a system Python, or one installed with pyenv, asdf or uv, that only you or root can change)`
+    `${path} is not an interpreter toolbox runs outside the sandbox (a system Python, or one installed with pyenv, asdf, mise, uv or conda, that only you or root can change)`
   );
 }
 
@@ -129,7 +129,7 @@ async function installOne(
       venv: dir,
       base: base.command,
       error: py,
-      fix: 'set loader_config.python to a system or pyenv/asdf/uv Python (a venv made from one works too)',
+      fix: 'set loader_config.python to a system or pyenv/asdf/mise/uv/conda Python (a venv made from one works too)',
     };
   const job: VenvJob = { id, dir, py, display: base.display, plan, decl, lines, entry, env, signal, allowLocal };
   return buildFresh(

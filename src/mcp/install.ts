@@ -385,7 +385,7 @@ async function trustedPython(env: NodeJS.ProcessEnv): Promise<TrustedInterpreter
     throw installFailed(
       'finding python3',
       { code: 1, stderr: `${path} is not a Python toolbox runs outside the sandbox` },
-      'Put a system Python (or one installed with pyenv, asdf or uv) first on PATH.',
+      'Put a system Python (or one installed with pyenv, asdf, mise, uv or conda) first on PATH.',
     );
   return t;
 }

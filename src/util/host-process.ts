@@ -101,7 +101,7 @@ export interface TrustedInterpreter {
 }
 
 /**
- * Where the user's own interpreter installs live (pyenv, asdf, uv), from the user's environment:
+ * Where the user's own interpreter installs live (pyenv, asdf, mise, uv, conda), from the user's environment:
  * folders outside any project that only the user (or root) can write.
  */
 export function userInterpreterRoots(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -111,7 +111,10 @@ export function userInterpreterRoots(env: NodeJS.ProcessEnv = process.env): stri
   return [
     join(abs(env.PYENV_ROOT) ?? join(home, '.pyenv'), 'versions'),
     join(abs(env.ASDF_DATA_DIR) ?? join(home, '.asdf'), 'installs'),
+    join(abs(env.MISE_DATA_DIR) ?? join(data, 'mise'), 'installs'),
     abs(env.UV_PYTHON_INSTALL_DIR) ?? join(data, 'uv', 'python'),
+    // conda's base installs (not $CONDA_PREFIX: an activated env can be a folder of the project).
+    ...['miniconda3', 'anaconda3', 'miniforge3', 'mambaforge'].map((d) => join(home, d)),
   ];
 }
 
