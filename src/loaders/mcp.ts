@@ -6,6 +6,7 @@ import { openSession, type McpSession, type McpTarget } from '../mcp/session.js'
 import { contentText, resultValue, type CallResultLike } from '../mcp/result.js';
 import type { ContentBlock } from '../mcp/content.js';
 import { acquire, release, pooledSession } from '../mcp/pool.js';
+import { callWithCaller } from './util/mcp-call.js';
 
 /** `${NAME}` in a config value, taken from the (allow-listed) sandbox environment or PROJECT_ROOT. */
 const expand = (s: string, env: Record<string, string>) =>
@@ -72,13 +73,10 @@ async function callOnce(
   args: Record<string, unknown>,
   cc: CallContext,
   signal: AbortSignal,
-  remainingMs: number,
+  deadline: number,
 ): Promise<ToolOutput> {
   const mark = s.stderr.mark();
-  const r = (await s.client.callTool({ name: tool, arguments: args }, undefined, {
-    signal,
-    timeout: Math.max(1, remainingMs),
-  })) as CallResultLike;
+  const r: CallResultLike = await callWithCaller(s, tool, args, cc, signal, deadline);
   const logs = s.stderr.since(mark) || undefined;
   if (r.isError)
     throw new ToolRunError({
@@ -109,7 +107,7 @@ async function callOnce(
 function mapError(e: unknown, tool: string, timedOut: boolean, outer: AbortSignal, s?: McpSession): unknown {
   if (e instanceof ToolRunError || e instanceof ToolboxError) return e;
   const err = e as Error & { code?: number };
-  if (timedOut || err.code === -32001) {
+  if (timedOut || err.code === -32001 || (err.code as unknown) === 'REQUEST_TIMEOUT') {
     return new ToolRunError({
       kind: 'limit',
       limit: 'timeout',
@@ -163,14 +161,7 @@ export const loader: Loader = {
           } else {
             session = await openSession(target, { ...open, signal: ac.signal });
           }
-          const out = await callOnce(
-            session,
-            cfg.tool,
-            args,
-            cc,
-            ac.signal,
-            cc.limits.timeoutMs - (Date.now() - started),
-          );
+          const out = await callOnce(session, cfg.tool, args, cc, ac.signal, started + cc.limits.timeoutMs);
           if (ctx.verbose && session.binds.length) {
             const said = session.binds.map((b) => `bound read-only: ${b.path} (${b.why})`).join('\n');
             out.logs = `${said}\n${out.logs ?? ''}`;

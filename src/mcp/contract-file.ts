@@ -40,6 +40,28 @@ export function toSnakeId(prefix: string, name: string): string {
   return id.slice(0, ID_MAX);
 }
 
+/** MCP's default dialect since 2025-11-25: a tool schema without `$schema` is JSON Schema 2020-12. */
+export const MCP_DEFAULT_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * A server's schema as the contract keeps it: unchanged when it names its dialect. One without
+ * `$schema` is 2020-12 by the MCP specification, and says so in the contract, unless it only makes
+ * sense as draft-07 (`items` as a list, `definitions` refs), which older servers still send.
+ */
+function withDialect(schema: JsonSchema): JsonSchema {
+  if (typeof schema.$schema === 'string') return schema;
+  return looksDraft07(schema) ? schema : { $schema: MCP_DEFAULT_DIALECT, ...schema };
+}
+
+function looksDraft07(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(looksDraft07);
+  if (!node || typeof node !== 'object') return false;
+  const o = node as Record<string, unknown>;
+  if (Array.isArray(o.items) || 'additionalItems' in o || 'dependencies' in o) return true;
+  if (typeof o.$ref === 'string' && o.$ref.startsWith('#/definitions/')) return true;
+  return Object.values(o).some(looksDraft07);
+}
+
 /** The contract toolbox writes for one server tool. */
 export function contractFor(
   tool: ListedTool,
@@ -51,13 +73,15 @@ export function contractFor(
     requires?: ToolContract['requires'];
   },
 ): ToolContract {
-  // A top-level $schema names the dialect of the server's validator; the runtime picks its own.
-  const { $schema: _dialect, ...schema } = tool.inputSchema ?? { type: 'object' };
+  // The schema is kept as the server gave it, $schema included: it names the dialect the runtime
+  // validates with (contract/ajv.ts), so a 2020-12 schema (prefixItems, $defs, unevaluated*) is not
+  // read as draft-07 and valid calls refused.
+  const schema = withDialect(tool.inputSchema ?? { type: 'object' });
   const c: ToolContract = {
     id: opts.id,
     name: tool.title ?? tool.annotations?.title ?? tool.name,
     description: tool.description?.trim() || `Tool '${tool.name}' of the MCP server '${opts.provider}'.`,
-    schema: Object.keys(schema).length ? schema : { type: 'object' },
+    schema: Object.keys(schema).some((k) => k !== '$schema') ? schema : { type: 'object' },
     provider: opts.provider,
     loader: 'mcp',
     loader_config: opts.loaderConfig,
@@ -71,10 +95,7 @@ export function contractFor(
   // Only icons the contract schema accepts (https: or data:); a server's http: icon is dropped.
   const icons = (tool.icons ?? []).filter((i) => typeof i?.src === 'string' && /^(https:\/\/|data:)/.test(i.src));
   if (icons.length) c.icons = icons;
-  if (tool.outputSchema && typeof tool.outputSchema === 'object') {
-    const { $schema: _d, ...out } = tool.outputSchema;
-    c.output_schema = out;
-  }
+  if (tool.outputSchema && typeof tool.outputSchema === 'object') c.output_schema = withDialect(tool.outputSchema);
   if (opts.sandbox && Object.keys(opts.sandbox).length) c.sandbox = opts.sandbox;
   if (opts.requires && Object.keys(opts.requires).length) c.requires = opts.requires;
   return c;

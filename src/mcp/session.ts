@@ -1,8 +1,12 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { resolveServerCommand, type ServerBind } from './spawn.js';
 import { startServerProcess } from './process.js';
+import { eraHint, forgetEra, rememberEra } from './era.js';
+import { attachSinks, type CallSink, type Sinks } from './sinks.js';
+
+export type { CallSink, McpQuestion } from './sinks.js';
 
 /** Where an MCP server is: a stdio command (run in the sandbox) or a Streamable HTTP URL. */
 export type McpTarget =
@@ -25,16 +29,33 @@ export type McpTarget =
 /** An open connection to one MCP server. */
 export interface McpSession {
   client: Client;
-  /** The server's name and version from `initialize`. */
+  /** The server's name and version (from `initialize`, or the `server/discover` result's serverInfo). */
   server: { name: string; version: string };
+  /** The revision in use: 2026-07-28 (stateless, `_meta` on every request) or a 2025 one (initialize). */
+  protocolVersion: string;
+  /** True on 2026-07-28 and later: questions come back as input-required results, not as requests. */
+  modern: boolean;
   tier: SandboxTier;
   /** Host folders bound read-only for a stdio server, and why (for --verbose). */
   binds: ServerBind[];
   /** The last bytes the server wrote on stderr (stdio only). */
   stderr: LogTail;
   readonly closed: boolean;
+  /**
+   * A call in flight: its progress notifications (by the progressToken returned, which the request
+   * must carry) go to its sink, and while it is the only call on this connection, so do the server's
+   * questions (2025: elicitation/sampling/roots requests) and log messages. `leave` when it is done.
+   */
+  enter(sink: CallSink): { progressToken: string; leave(): void };
   close(): Promise<void>;
 }
+
+/**
+ * What toolbox tells a server it can do: it answers elicitation (forms), sampling and roots by
+ * passing them on to whoever called the tool (serve's MCP client, the person at a terminal). A
+ * server that hides tools from clients without these (server-everything) lists them all.
+ */
+export const CLIENT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
 
 /** Keeps the last `max` characters of a stream, and lets a caller read what came since a mark. */
 export class LogTail {
@@ -60,17 +81,63 @@ export class LogTail {
   }
 }
 
+/** The server's identity for the revision hint: what it is, never what it was given to work on. */
+export function serverIdentity(t: McpTarget): string {
+  return t.kind === 'http' ? JSON.stringify(['http', t.url]) : JSON.stringify(['stdio', t.root, t.command, t.args]);
+}
+
+interface OpenOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+  nodeBinary: string;
+}
+
 /**
- * Connect and initialise. stdio servers start inside the sandbox (startServerProcess); HTTP ones
- * are reached with fetch from this process. Throws ToolRunError when the server does not come up.
+ * Connect: 2026-07-28 when the server offers it (`server/discover`), else 2025 (`initialize`).
+ * The choice is made by probing once; a 2025 answer is kept as a hint (era.ts) so the next
+ * connection starts with `initialize`, and the hint is dropped and the server probed again when
+ * that fails. stdio servers start inside the sandbox (startServerProcess); HTTP ones are reached
+ * with fetch from this process. Throws ToolRunError when the server does not come up.
  */
-export async function openSession(
-  target: McpTarget,
-  opts: { signal?: AbortSignal; timeoutMs: number; nodeBinary: string },
-): Promise<McpSession> {
+export async function openSession(target: McpTarget, opts: OpenOptions): Promise<McpSession> {
+  const identity = serverIdentity(target);
+  const hinted = eraHint(identity) === 'legacy';
+  let attempt = await connectOnce(target, opts, hinted ? 'legacy' : 'auto');
+  if (!attempt.session && hinted && !opts.signal?.aborted && !isTimeout(attempt.error)) {
+    // The hint is stale (the server moved on, or answers differently now): probe again.
+    forgetEra(identity);
+    attempt = await connectOnce(target, opts, 'auto');
+  } else if (!attempt.session && attempt.quitOnProbe && !opts.signal?.aborted) {
+    // A 2025 server that exits on a request it does not know: start it again and initialize.
+    attempt = await connectOnce(target, opts, 'legacy');
+  }
+  if (!attempt.session) throw startFailure(attempt.what, attempt.error, attempt.stderr);
+  rememberEra(identity, attempt.session.modern ? 'modern' : 'legacy');
+  return attempt.session;
+}
+
+type Attempt =
+  | { session: McpSession; what: string }
+  | { session?: undefined; error: unknown; quitOnProbe: boolean; what: string; stderr: LogTail };
+
+async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 'legacy'): Promise<Attempt> {
   // The SDK client costs ~300 ms to import: only processes that talk MCP pay it.
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const client = new Client({ name: 'toolbox', version: '0.1.0' }, { capabilities: {} });
+  const { Client } = await import('@modelcontextprotocol/client');
+  const stdioProbeMs = Math.max(1000, Math.min(10_000, Math.floor(opts.timeoutMs / 3)));
+  const client = new Client(
+    { name: 'toolbox', version: '0.1.0' },
+    {
+      capabilities: CLIENT_CAPABILITIES,
+      versionNegotiation: {
+        mode: 'auto',
+        // On stdio a server that stays silent on the probe is a 2025 one: do not spend the call's time on it.
+        ...(target.kind === 'stdio' ? { probe: { timeoutMs: stdioProbeMs } } : {}),
+      },
+      // Questions in an input-required result go to the caller of the tool (loaders/mcp.ts), by their keys.
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  const sinks: Sinks = attachSinks(client);
   const stderr = new LogTail();
   let closed = false;
   client.onclose = () => {
@@ -82,6 +149,11 @@ export async function openSession(
   let kill = async () => {};
   let what: string;
   let binds: ServerBind[] = [];
+  const connectOpts = {
+    signal: opts.signal,
+    timeout: opts.timeoutMs,
+    ...(mode === 'legacy' ? { prior: { kind: 'legacy' as const } } : {}),
+  };
   if (target.kind === 'stdio') {
     const resolved = resolveServerCommand(target.root, target.command, target.args, {
       pathVar: target.pathVar,
@@ -109,57 +181,102 @@ export async function openSession(
       await proc.exited.catch(() => undefined);
     };
     const { ProcessTransport } = await import('./transport.js');
+    const transport = new ProcessTransport(proc);
     try {
-      await client.connect(new ProcessTransport(proc), { signal: opts.signal, timeout: opts.timeoutMs });
-    } catch (e) {
+      await abortable(client.connect(transport, connectOpts), opts.signal);
+    } catch (error) {
+      const quitOnProbe = mode === 'auto' && transport.ended;
       await kill();
-      throw startFailure(what, e, stderr);
+      return { error, quitOnProbe, what, stderr };
     }
   } else {
     what = target.url;
-    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const transport = new StreamableHTTPClientTransport(new URL(target.url), {
       requestInit: { headers: target.headers },
     });
     try {
-      await client.connect(transport, { signal: opts.signal, timeout: opts.timeoutMs });
-    } catch (e) {
+      await abortable(client.connect(transport, connectOpts), opts.signal);
+    } catch (error) {
       await client.close().catch(() => undefined);
-      throw startFailure(what, e, stderr);
+      return { error, quitOnProbe: false, what, stderr };
     }
   }
+  const modern = client.getProtocolEra() === 'modern';
+  if (!modern && client.getServerCapabilities()?.logging) {
+    // 2025 servers send log messages only at or above a level set for the whole session; the
+    // caller's own client filters what it asked for (serve forwards only at or above its level).
+    await client.setLoggingLevel('debug', { timeout: opts.timeoutMs, signal: opts.signal }).catch(() => undefined);
+  }
   const v = client.getServerVersion();
-  return {
+  const session: McpSession = {
     client,
     server: { name: v?.name ?? 'mcp', version: v?.version ?? '' },
+    protocolVersion: client.getNegotiatedProtocolVersion() ?? '',
+    modern,
     tier,
     binds,
     stderr,
     get closed() {
       return closed;
     },
+    enter: (sink) => sinks.enter(sink),
     async close() {
       closed = true;
       await client.close().catch(() => undefined);
       await kill();
     },
   };
+  return { session, what };
+}
+
+/** `p`, or its rejection as soon as `signal` aborts (the version probe does not always watch the signal). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function isTimeout(e: unknown): boolean {
+  const err = e as Error & { code?: unknown };
+  return (
+    err?.name === 'AbortError' ||
+    err?.code === 'REQUEST_TIMEOUT' ||
+    err?.code === -32001 ||
+    /timed out/i.test(err?.message ?? '')
+  );
 }
 
 function startFailure(what: string, e: unknown, stderr: LogTail): ToolRunError {
   const err = e as Error & { code?: number };
-  if (err.name === 'AbortError' || /timed out/i.test(err.message ?? '') || err.code === -32001) {
+  if (isTimeout(e)) {
     return new ToolRunError({
       kind: 'limit',
       limit: 'timeout',
-      message: `MCP server '${what}' did not answer initialize in time`,
+      message: `MCP server '${what}' did not answer in time`,
       logs: stderr.tail(),
     });
   }
   const tail = stderr.tail(600).trim();
   return new ToolRunError({
     kind: 'failed',
-    message: `could not start MCP server '${what}': ${err.message ?? String(e)}${tail ? `\n--- server stderr ---\n${tail}` : ''}`,
+    message: `could not start MCP server '${what}': ${err?.message ?? String(e)}${tail ? `\n--- server stderr ---\n${tail}` : ''}`,
     logs: stderr.tail(),
   });
 }

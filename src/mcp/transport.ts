@@ -1,12 +1,13 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import type { SandboxProcess } from '../sandbox/process-types.js';
 
 /**
  * An MCP client transport over a process that is already running (a SandboxProcess): newline-
  * delimited JSON-RPC on its stdin/stdout. The SDK's StdioClientTransport spawns its own child,
- * which would bypass the sandbox; this one only talks to streams it is given.
+ * which would bypass the sandbox; this one only talks to streams it is given. It has `pid` and
+ * `stderr` like the SDK's stdio transport, which is how the SDK's version negotiation recognises a
+ * stdio channel (a probe that times out there means a 2025 server, not an outage).
  */
 export class ProcessTransport implements Transport {
   onclose?: () => void;
@@ -17,6 +18,19 @@ export class ProcessTransport implements Transport {
   private closed = false;
 
   constructor(private readonly proc: SandboxProcess) {}
+
+  get pid(): number | null {
+    return this.proc.pid ?? null;
+  }
+
+  get stderr(): NodeJS.ReadableStream {
+    return this.proc.stderr;
+  }
+
+  /** Whether the server process has gone (crash, kill, limit, or it quit on a message it did not know). */
+  get ended(): boolean {
+    return this.closed;
+  }
 
   async start(): Promise<void> {
     this.proc.stdout.on('data', (chunk: Buffer) => {

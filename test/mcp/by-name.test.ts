@@ -59,9 +59,13 @@ describe('npx -y <pkg>: a managed install in .toolbox/servers/, pinned, scripts 
       command: '.toolbox/servers/modelcontextprotocol-server-everything/node_modules/.bin/mcp-server-everything',
       package: { name: '@modelcontextprotocol/server-everything', version: V, integrity: r.json.package.integrity },
     });
-    // Every runnable tool keeps its annotations (13 tools listed, 12 imported); one keeps its output schema.
+    // Every runnable tool keeps its annotations (16 tools listed, 15 imported); one keeps its output schema.
+    // toolbox declares elicitation, sampling and roots, so the tools the server lists only to clients
+    // that can answer them are imported too (without the capabilities it listed 13).
     const written = tools.filter((t) => t.status === 'written');
-    expect(written.length).toBe(12);
+    expect(written.length).toBe(15);
+    for (const t of ['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request'])
+      expect(byTool(tools, t).status).toBe('written');
     for (const t of written) expect(contractOf(t.file).annotations).toHaveProperty('readOnlyHint');
     expect(echo).toMatchObject({ title: 'Echo Tool', annotations: { readOnlyHint: true, destructiveHint: false } });
     expect(contractOf(byTool(tools, 'get-structured-content').file).output_schema).toMatchObject({
@@ -111,7 +115,7 @@ describe('npx -y <pkg>: a managed install in .toolbox/servers/, pinned, scripts 
     const r = await cli(['import', 'mcp', '--json', '--', 'npx', '-y', EVERYTHING], { cwd: p.dir, env: ENV });
     expect(r.code).toBe(0);
     expect(r.json.package.installed).toBe(false);
-    expect(r.json.counts).toMatchObject({ unchanged: 12, written: 0, updated: 0, removed: 0 });
+    expect(r.json.counts).toMatchObject({ unchanged: 15, written: 0, updated: 0, removed: 0 });
   }, 60_000);
 
   it('a client config (claude_desktop_config.json) imports every server; env names only', async () => {
