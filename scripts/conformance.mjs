@@ -33,6 +33,10 @@ export const SUITE_VERSION = '0.2.0-alpha.12';
 export const REVISIONS = ['2025-11-25', '2026-07-28'];
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const EXPECTED_FAILURES = join(REPO, 'test', 'fixtures', 'conformance', 'expected-failures.yaml');
+/** The baseline of the client scenarios (toolbox's `import mcp --url` and mcp loader as the client). */
+export const CLIENT_EXPECTED_FAILURES = join(REPO, 'test', 'fixtures', 'conformance-client', 'expected-failures.yaml');
+/** The client command the client scenarios run: toolbox itself, through a small script. */
+export const CLIENT_COMMAND = `${process.execPath} ${join(REPO, 'test', 'fixtures', 'conformance-client', 'client.mjs')}`;
 const run = promisify(execFile);
 
 /** Scenarios toolbox does not offer (it serves tools only): reported, and named in the baseline. */
@@ -128,6 +132,88 @@ export async function runSuite(
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+/** The client scenarios a revision requires, from the suite's own frozen requirement set, and those it runs unscored. */
+export async function clientScenarios(revision = '2026-07-28', version = SUITE_VERSION) {
+  const { cli } = await ensureSuite(version);
+  const file = join(dirname(cli), '..', 'requirements', `${revision}.yaml`);
+  const { parse } = await import('yaml');
+  const req = parse(readFileSync(file, 'utf8'));
+  return {
+    required: req.client ?? [],
+    unscored: (req.not_scored ?? [])
+      .filter((e) => e.leg === 'client')
+      .map((e) => ({ scenario: e.scenario, reason: e.reason })),
+  };
+}
+
+/**
+ * Run client scenarios against `command` (the suite starts each scenario's server and runs the command
+ * with the server's URL as its last argument), one `conformance client --scenario` run each at
+ * `--spec-version`, checked against the baseline's `client:` entries. Returns one entry per scenario:
+ * its checks (from the suite's checks.json), the printed output and the exit code (0: passed, or
+ * failed as the baseline says).
+ */
+export async function runClientScenarios(
+  command,
+  scenarios,
+  {
+    specVersion = '2026-07-28',
+    expectedFailures = CLIENT_EXPECTED_FAILURES,
+    version = SUITE_VERSION,
+    timeoutMs = 300_000,
+    env = {},
+  } = {},
+) {
+  const { node, cli } = await ensureSuite(version);
+  const results = [];
+  for (const scenario of scenarios) {
+    const out = mkdtempSync(join(tmpdir(), 'toolbox-conformance-client-out-'));
+    try {
+      const args = [cli, 'client', '--command', command, '--scenario', scenario, '--spec-version', specVersion];
+      args.push('-o', out, '--timeout', '120000');
+      if (expectedFailures) args.push('--expected-failures', expectedFailures);
+      const { printed, exitCode } = await new Promise((resolve, reject) => {
+        const child = spawn(node, args, {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: process.env.HOME ?? tmpdir(),
+            NO_COLOR: '1',
+            ...env,
+          },
+        });
+        let text = '';
+        child.stdout.on('data', (c) => (text += c));
+        child.stderr.on('data', (c) => (text += c));
+        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+        child.on('error', reject);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          resolve({ printed: text, exitCode: code });
+        });
+      });
+      // Results land in <out>/<scenario>-<time>/ (a scenario named auth/x makes a folder auth/).
+      const parent = join(out, dirname(scenario));
+      const base = scenario.split('/').pop();
+      const found = existsSync(parent) ? readdirSync(parent).filter((n) => n.startsWith(`${base}-`)) : [];
+      const checks = found.length ? JSON.parse(readFileSync(join(parent, found[0], 'checks.json'), 'utf8')) : [];
+      const count = (st) => checks.filter((c) => c.status === st).length;
+      results.push({
+        scenario,
+        passed: count('SUCCESS'),
+        failed: count('FAILURE'),
+        warnings: count('WARNING'),
+        checks,
+        printed,
+        exitCode,
+      });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+  return results;
 }
 
 /** The per-scenario summary as text lines (what the test and the bench print). */

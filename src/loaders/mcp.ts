@@ -74,9 +74,10 @@ async function callOnce(
   cc: CallContext,
   signal: AbortSignal,
   deadline: number,
+  inputSchema: Record<string, unknown>,
 ): Promise<ToolOutput> {
   const mark = s.stderr.mark();
-  const r: CallResultLike = await callWithCaller(s, tool, args, cc, signal, deadline);
+  const r: CallResultLike = await callWithCaller(s, tool, args, cc, signal, deadline, inputSchema);
   const logs = s.stderr.since(mark) || undefined;
   if (r.isError)
     throw new ToolRunError({
@@ -161,7 +162,15 @@ export const loader: Loader = {
           } else {
             session = await openSession(target, { ...open, signal: ac.signal });
           }
-          const out = await callOnce(session, cfg.tool, args, cc, ac.signal, started + cc.limits.timeoutMs);
+          const out = await callOnce(
+            session,
+            cfg.tool,
+            args,
+            cc,
+            ac.signal,
+            started + cc.limits.timeoutMs,
+            ctx.entry.contract.schema as Record<string, unknown>,
+          );
           if (ctx.verbose && session.binds.length) {
             const said = session.binds.map((b) => `bound read-only: ${b.path} (${b.why})`).join('\n');
             out.logs = `${said}\n${out.logs ?? ''}`;

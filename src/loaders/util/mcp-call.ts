@@ -58,6 +58,7 @@ export async function callWithCaller(
   cc: CallContext,
   signal: AbortSignal,
   deadline: number,
+  inputSchema?: Record<string, unknown>,
 ): Promise<CallResultLike> {
   const ask = askerOf(cc);
   const log = cc.client?.log;
@@ -92,6 +93,9 @@ export async function callWithCaller(
         signal,
         timeout: Math.max(1, deadline - Date.now()),
         allowInputRequired: true,
+        // The tool's schema as the contract has it (the server's, kept by import): on 2026-07-28 over
+        // HTTP the SDK mirrors the parameters marked x-mcp-header into Mcp-Param-* headers from it.
+        ...(inputSchema ? { toolDefinition: { name: tool, inputSchema: inputSchema as never } } : {}),
       })) as unknown as CallResultLike | InputRequired;
       if ((r as InputRequired).resultType !== 'input_required') return r as CallResultLike;
       const ir = r as InputRequired;
