@@ -6,13 +6,14 @@ import type { ToolEntry } from '../contract/types.js';
 import type { Registry } from '../registry/registry.js';
 import { brokenFilesWarning } from '../registry/broken.js';
 import { canUse, type Caller } from '../policy/permissions.js';
-import { contextQuery, isFollowUp } from './context.js';
+import { contextQuery } from './context.js';
 import { denseScores, rerank, type EmbeddingsConfig } from './dense.js';
 import type { Field } from './fields.js';
-import { explain, explainDoc, RANK, topK, type DocStats, type RankParams } from './model.js';
-import { scoreAll, scoreDocCover, type Query } from './query.js';
-import { CUTOFF, cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
-import { contentWeight } from './tokenize.js';
+import { scoreLeftOut, whyMatched, type LeaveOut } from './leave-out.js';
+import { RANK, topK, type RankParams } from './model.js';
+import { scoreAll } from './query.js';
+import { cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
+import { isSmallTalk } from './small-talk.js';
 import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
 import { isStateUnsafe } from '../util/state.js';
 import { openIndex, type SelectIndex } from './store.js';
@@ -63,14 +64,7 @@ export interface Selection {
   history?: string[];
 }
 
-/**
- * A tool scored as if part of its contract were not in the index (`eval` grades a routing example with
- * that example left out of its own tool): tool number `doc`, described by `stats`.
- */
-export interface LeaveOut {
-  doc: number;
-  stats: DocStats;
-}
+export type { LeaveOut } from './leave-out.js';
 
 export interface RankOptions extends CutOptions {
   /** Tools to score from these statistics instead of their postings (see LeaveOut). */
@@ -156,12 +150,12 @@ export class Selector {
     const warnings: string[] = [];
     const explicit = explicitIds(query);
     if (explicit) return { results: this.named(explicit, allow, warnings), warnings, history: [] };
-    if (opts.cutoff !== false && this.smallTalk(query, opts.session))
+    if (opts.cutoff !== false && isSmallTalk(query, opts.session, (id) => this.doc(id) !== undefined))
       return { results: this.pinned([], allow, warnings), warnings, history: [] };
     const ctx = contextQuery(query, opts.session, (opts.params ?? RANK).derived);
     const cover = new Float64Array(this.index.tools.length);
     const lexical = scoreAll(this.index.lex, ctx.query, opts.params ?? RANK, cover);
-    this.leaveOut(lexical, cover, ctx.query, opts);
+    scoreLeftOut(this.index.lex, opts.leaveOut, ctx.query, lexical, cover, opts.params);
     if (ctx.prior.size) {
       this.index.tools.forEach((t, i) => {
         const p = ctx.prior.get(t.id);
@@ -187,7 +181,7 @@ export class Selector {
     const results: SelectedTool[] = order.slice(0, top).map((doc) => ({
       id: this.index.tools[doc]!.id,
       score: final[doc]!,
-      why: this.why(doc, ctx.query, opts).map((w) => {
+      why: whyMatched(this.index.lex, doc, ctx.query, opts.leaveOut, opts.params).map((w) => {
         const via = ctx.query.source.get(w.term);
         return { ...w, ...(ctx.fromSession.has(w.term) ? { session: true } : {}), ...(via ? { via } : {}) };
       }),
@@ -199,21 +193,6 @@ export class Selector {
     return { results: this.pinned(results, allow, warnings), warnings, history: ctx.history };
   }
 
-  /** Score the tools of `opts.leaveOut` from their given statistics instead of their postings. */
-  private leaveOut(scores: Float64Array, cover: Float64Array | undefined, q: Query, opts: RankOptions): void {
-    for (const l of opts.leaveOut ?? []) {
-      const r = scoreDocCover(this.index.lex, l.stats, q, opts.params ?? RANK);
-      scores[l.doc] = r.score;
-      if (cover) cover[l.doc] = r.cover;
-    }
-  }
-
-  /** Which query terms matched which fields of tool `doc` (of its given statistics when it is left out). */
-  private why(doc: number, q: Query, opts: RankOptions) {
-    const left = opts.leaveOut?.find((l) => l.doc === doc);
-    return left ? explainDoc(this.index.lex, left.stats, q, opts.params ?? RANK) : explain(this.index.lex, doc, q);
-  }
-
   /** `results` and then the pinned tools (config `select.always`) not among them. */
   private pinned(
     results: SelectedTool[],
@@ -223,17 +202,6 @@ export class Selector {
     const have = new Set(results.map((r) => r.id));
     const pins = (this.project.config.select?.always ?? []).filter((id) => !have.has(id));
     return [...results, ...this.named(pins, allow, warnings, 'pinned')];
-  }
-
-  /**
-   * Whether `query` names too little task to select anything (CUTOFF.minContent): a greeting,
-   * thanks, chit-chat. A tool's id, and a follow-up that leaves the task to the session's earlier
-   * turns ("and tomorrow?"), are never small talk.
-   */
-  private smallTalk(query: string, session?: Session): boolean {
-    if (contentWeight(query) >= CUTOFF.minContent) return false;
-    if (this.doc(query.trim()) !== undefined) return false;
-    return !(session?.events.length && isFollowUp(query));
   }
 
   /**
@@ -250,7 +218,7 @@ export class Selector {
     const params = opts.params ?? RANK;
     const q = contextQuery(query, undefined, params.derived).query;
     const scores = scoreAll(this.index.lex, q, params);
-    this.leaveOut(scores, undefined, q, opts);
+    scoreLeftOut(this.index.lex, opts.leaveOut, q, scores, undefined, params);
     const allow = this.allowed(opts.caller);
     const out: ToolWhy[] = [];
     for (const id of ids) {
@@ -263,7 +231,7 @@ export class Selector {
         for (let i = 0; i < scores.length; i++)
           if ((scores[i]! > s || (scores[i] === s && i < doc)) && (!allow || allow(i))) rank++;
       }
-      const why = this.why(doc, q, opts).map((w) => {
+      const why = whyMatched(this.index.lex, doc, q, opts.leaveOut, params).map((w) => {
         const via = q.source.get(w.term);
         return via ? { ...w, via } : w;
       });

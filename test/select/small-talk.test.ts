@@ -1,17 +1,22 @@
 // Small talk selects nothing (issue 26): a query whose content words, after stop words and small talk
 // in both languages, name too little task. A task wrapped in small talk still finds its tool.
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/config.js';
 import { openSelector, selectTools } from '../../src/select/index.js';
 import { CUTOFF } from '../../src/select/shape.js';
 import { contentWeight, tokenize } from '../../src/select/tokenize.js';
-import { REPO } from '../helpers.js';
+import { REPO, tempProject } from '../helpers.js';
 import { fixtureProject } from './fixture.js';
 
 let fx: ReturnType<typeof fixtureProject>;
-afterEach(() => fx?.cleanup());
+let shipped: ReturnType<typeof tempProject> | undefined;
+afterEach(() => {
+  fx?.cleanup();
+  shipped?.cleanup();
+  shipped = undefined;
+});
 
 const ids = async (q: string, opts = {}) => (await selectTools(fx.project(), q, opts)).results.map((r) => r.id);
 
@@ -102,7 +107,10 @@ describe('selectTools and small talk', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { text: string; lang: string });
-    const sel = await openSelector(resolveProject({ cwd: REPO }));
+    // A copy: opening a registry writes its index under .toolbox/cache/ (never into the checkout).
+    shipped = tempProject();
+    cpSync(join(REPO, 'tool_registry'), join(shipped.dir, 'tool_registry'), { recursive: true });
+    const sel = await openSelector(resolveProject({ cwd: shipped.dir }));
     const selected: string[] = [];
     for (const t of talk) if ((await sel.rank(t.text, { top: 5 })).results.length) selected.push(t.text);
     expect(talk.length).toBeGreaterThanOrEqual(390);
