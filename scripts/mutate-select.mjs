@@ -5,11 +5,11 @@ const files = (...names) => names.map((f) => `src/select/${f}.ts`).join(',');
 
 export const SELECT_PARTS = {
   // The ranking model: analysis, fields, query terms, scores, the cut-off.
-  'select-rank': files('model', 'lex-build', 'tokenize', 'fields', 'query', 'shape'),
+  'select-rank': files('model', 'lex-build', 'tokenize', 'fields', 'query', 'shape', 'small-talk'),
   // Text analysis: stemming, stop words, the glossary and translation, token counts.
   'select-text': files('stem', 'stopwords', 'lexicon', 'han-fold', 'translate', 'tokens'),
   // Evaluation: metrics, the baseline replica, eval/compare/gate, routing conflicts.
-  'select-eval': files('metrics', 'baseline', 'evaluate', 'compare', 'gate', 'routing'),
+  'select-eval': files('metrics', 'baseline', 'evaluate', 'compare', 'gate', 'routing', 'leave-out'),
   // Output and sessions: definitions, deferral, session context, dense retrieval.
   'select-session': files('definitions', 'deferral', 'context', 'dense'),
   // The on-disk index: store, its format, the in-memory index, incremental updates, the journal.
