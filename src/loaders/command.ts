@@ -6,8 +6,8 @@ import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { resolveInterpreter, runSandboxed } from '../sandbox/index.js';
 import type { Loader, LoadContext, ToolOutput } from './types.js';
 import { cancelledError, processFailure } from './util/outcome.js';
-import { fill, fillArgv, paramsIn } from './util/template.js';
-import { programPaths } from './util/tool-paths.js';
+import { fill, fillArgv, paramsIn } from '../contract/template.js';
+import { programPaths } from '../sandbox/tool-paths.js';
 import { guardArgv } from './util/argv-guard.js';
 
 /** stdout → result. auto: JSON when the whole (trimmed) output parses as JSON, else the trimmed text. */

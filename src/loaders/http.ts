@@ -4,7 +4,7 @@ import { ToolRunError } from '../sandbox/tool-run-error.js';
 import type { CallContext, Loader, LoadContext, ToolOutput } from './types.js';
 import { cancelledError, limitError } from './util/outcome.js';
 import { buildRequest, redactor, type HttpRequest } from './util/http-request.js';
-import { envRefs } from './util/template.js';
+import { envRefs } from '../contract/template.js';
 
 const REACH: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

@@ -3,7 +3,7 @@ import type { NodeModuleConfig } from '../contract/types.js';
 import { resolveInterpreter } from '../sandbox/index.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
-import { nodeModulePaths } from './util/tool-paths.js';
+import { nodeModulePaths } from '../sandbox/tool-paths.js';
 
 export const loader: Loader = {
   type: 'node_module',

@@ -7,7 +7,7 @@ import { within } from '../util/binds.js';
 import { toolInterpreter } from '../deps/interpreter.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
-import { pythonModulePaths, topLevelPythonModules } from './util/tool-paths.js';
+import { pythonModulePaths, topLevelPythonModules } from '../sandbox/tool-paths.js';
 
 function missingModule(ctx: LoadContext, module: string): ToolboxError {
   const top = module.split('.')[0] ?? module;

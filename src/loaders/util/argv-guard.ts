@@ -4,7 +4,7 @@
 // format). A NUL byte cannot be passed in argv at all. Both are the caller's errors (exit 2).
 import type { JsonSchema } from '../../contract/types.js';
 import { ExitCode, ToolboxError } from '../../errors.js';
-import { lookup } from './template.js';
+import { lookup } from '../../contract/template.js';
 
 const PARAM_AT_START = /^\{\{\s*([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/;
 const ANY_PARAM = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/g;

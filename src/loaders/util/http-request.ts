@@ -1,6 +1,6 @@
 import { ExitCode, ToolboxError } from '../../errors.js';
 import type { HttpConfig } from '../../contract/types.js';
-import { exactParam, fill, fillEnv, fillValue, lookup } from './template.js';
+import { exactParam, fill, fillEnv, fillValue, lookup } from '../../contract/template.js';
 
 /** A request ready for fetch. */
 export interface HttpRequest {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envRefs, fill, fillArgv, fillEnv, fillValue, lookup } from '../../src/loaders/util/template.js';
+import { envRefs, fill, fillArgv, fillEnv, fillValue, lookup } from '../../src/contract/template.js';
 
 describe('{{param}} templates', () => {
   const args = {
