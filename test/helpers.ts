@@ -74,6 +74,12 @@ export function tempProject(files: Record<string, string | Uint8Array> = {}): {
   return { dir, write, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** The code REFERENCE_CONTRACT calls (validate checks that the module defines the function). */
+export const REFERENCE_CODE = {
+  'my_tools/__init__.py': '',
+  'my_tools/weather.py': 'def get_weather_by_city(city):\n    return {"summary": city + ": sunny"}\n',
+};
+
 /** The reference design's contract, verbatim. */
 export const REFERENCE_CONTRACT = `id: query_weather
 name: 查询天气

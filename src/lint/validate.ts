@@ -20,6 +20,13 @@ import {
 import { loadRules } from './rules/index.js';
 import { STRUCTURAL_RULES } from './structural.js';
 import { checkSandboxPaths, legacyGrantsWarning, loadUserGrants } from '../policy/grants.js';
+import {
+  readsCode,
+  RUNNABLE_RULES,
+  runnableCodeDiagnostics,
+  runnableContractDiagnostics,
+  type RunnableTool,
+} from './runnable/index.js';
 import type { LintFile, LintSettings, RuleMeta } from './types.js';
 
 /** Counts for the end of a report. */
@@ -101,12 +108,10 @@ function readCapped(file: string): { bytes: Uint8Array; size: number } {
  */
 export async function validateProject(project: Project, opts: ValidateOptions = {}): Promise<ValidationResult> {
   const rules = await loadRules();
-  const settings = lintSettings(
-    rules,
-    project.config,
-    project.configFile,
-    STRUCTURAL_RULES.filter((r) => r.id === 'routing'),
-  );
+  const settings = lintSettings(rules, project.config, project.configFile, [
+    ...STRUCTURAL_RULES.filter((r) => r.id === 'routing'),
+    ...RUNNABLE_RULES,
+  ]);
   const lintConfig = project.config.lint ?? {};
   const ignore = lintConfig.ignore ?? [];
   const overrides = lintConfig.overrides ?? [];
@@ -131,6 +136,8 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
     (rel) => !isIgnored(project.registryDir, join(project.registryDir, rel), ignore),
   );
   const breathe = yielder(opts.signal);
+  // Tools whose code the runnable checks read after the loop (one sandboxed parse for all Python tools).
+  const withCode: RunnableTool[] = [];
   const grants = loadUserGrants(project.root);
   const oldGrants = legacyGrantsWarning(grants, project.root);
   if (oldGrants && grants.file)
@@ -234,12 +241,17 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
         hint: pr.hint,
       });
     }
+    const runnable: RunnableTool = { file, contract: parsed.contract, locate: parsed.locate };
+    for (const d of runnableContractDiagnostics(project, runnable, settings.severity)) diagnostics.push(d);
+    if (readsCode(runnable) && (!only || only.has(file))) withCode.push(runnable);
     tools++;
     if (only?.has(file)) toolsInFiles++;
     byId.set(parsed.contract.id, { file, line });
     if (keepContracts) entries.push({ contract: parsed.contract, file, line });
   }
 
+  await breathe();
+  for (const d of await runnableCodeDiagnostics(project, withCode, settings.severity)) diagnostics.push(d);
   await breathe();
   // One push per finding: a spread of a huge array overflows the stack.
   for (const d of lintRegistry(rules, lintFiles, settings, displayPath)) diagnostics.push(d);
@@ -278,7 +290,7 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   return {
     diagnostics: reported,
     summary,
-    rules: [...STRUCTURAL_RULES, ...rules.map((r) => r.meta), ...extraRules],
+    rules: [...STRUCTURAL_RULES, ...RUNNABLE_RULES, ...rules.map((r) => r.meta), ...extraRules],
   };
 }
 

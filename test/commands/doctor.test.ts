@@ -38,6 +38,7 @@ describe('toolbox doctor', () => {
         'requires: { env: [PRESENT_T], bins: [node] }',
       ),
     );
+    p.write('m.mjs', 'export default () => 1;\n');
     const r = await cli(['doctor', '--json'], { cwd: p.dir, env: { PRESENT_T: SECRET } });
     expect(r.json.registry).toMatchObject({ found: true, tools: 1, errors: 0 });
     expect(r.json.deps).toEqual({ tools: 1, ok: 1, missing: [] });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cli, tempProject, REFERENCE_CONTRACT } from '../helpers.js';
+import { cli, tempProject, REFERENCE_CODE, REFERENCE_CONTRACT } from '../helpers.js';
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -9,7 +9,8 @@ afterEach(() => {
   cleanups = [];
 });
 const project = (files: Record<string, string | Uint8Array>) => {
-  const p = tempProject(files);
+  // The reference contract's code, unless a test brings its own: validate checks the function exists.
+  const p = tempProject({ ...REFERENCE_CODE, ...files });
   cleanups.push(p.cleanup);
   return p;
 };

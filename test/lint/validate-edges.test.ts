@@ -9,6 +9,7 @@ import { resolveProject } from '../../src/config.js';
 import { MAX_CONTRACT_BYTES } from '../../src/contract/parse.js';
 import { validateProject, yielder, type ValidationResult } from '../../src/lint/validate.js';
 import { STRUCTURAL_RULES } from '../../src/lint/structural.js';
+import { RUNNABLE_RULES } from '../../src/lint/runnable/index.js';
 import { RULE_IDS } from '../../src/lint/rules/index.js';
 import { writeProjectLock } from '../../src/lock/index.js';
 import { loadRegistry } from '../../src/registry/registry.js';
@@ -103,7 +104,7 @@ describe('validateProject edges', () => {
     expect(found(r)).toEqual(['b.yaml:2:1 error duplicate-id']);
     expect(r.diagnostics[0]!.message).toBe("duplicate id 'shop_hours': also defined in tool_registry/a.yaml:2");
     const ids = r.rules.map((x) => x.id);
-    expect(ids).toHaveLength(STRUCTURAL_RULES.length + RULE_IDS.length);
+    expect(ids).toHaveLength(STRUCTURAL_RULES.length + RUNNABLE_RULES.length + RULE_IDS.length);
     for (const id of ids) expect(typeof id).toBe('string');
   });
 
