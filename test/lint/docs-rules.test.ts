@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../src/lint/rules/index.js';
 import { STRUCTURAL_RULES } from '../../src/lint/structural.js';
+import { RUNNABLE_RULES } from '../../src/lint/runnable/index.js';
 import { REPO } from '../helpers.js';
 
 const rows = (doc: string) =>
@@ -15,7 +16,11 @@ const rows = (doc: string) =>
 describe('docs rule tables', () => {
   it('list every lint rule once, with its default severity and options', async () => {
     const documented = [...rows('foundation.md'), ...rows('supply-chain.md')];
-    const metas = [...(await loadRules()).map((r) => r.meta), ...STRUCTURAL_RULES.filter((r) => r.id === 'routing')];
+    const metas = [
+      ...(await loadRules()).map((r) => r.meta),
+      ...STRUCTURAL_RULES.filter((r) => r.id === 'routing'),
+      ...RUNNABLE_RULES,
+    ];
     expect(documented.map((d) => d.id).sort()).toEqual(metas.map((m) => m.id).sort());
     for (const m of metas) {
       const d = documented.find((x) => x.id === m.id)!;
