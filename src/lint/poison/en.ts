@@ -44,7 +44,7 @@ const V: Vocab = {
 };
 
 /** A tool named by its id: snake_case, dotted, quoted, or "the X tool". */
-const TOOLREF = String.raw`(?:\x60[^\x60\s]{2,40}\x60|'[a-z0-9_.-]{2,40}'|"[a-z0-9_.-]{2,40}"|[a-z][a-z0-9-]*[_.][a-z0-9][a-z0-9_.-]*|(?:the )?(?!(?:this|that|the|a|an|any|each|every|another|other|same|one|current|present|our|my|your|which|what|no|some|all|these|those|new|right|correct|best|appropriate|relevant|its|their|first|next|last|proper|given)\b)[a-z][a-z0-9_-]* (?:tool|function|command|plugin|server|integration))`;
+const TOOLREF = String.raw`(?:\x60[^\x60\s]{2,40}\x60|'[a-z0-9_.-]{2,40}'|"[a-z0-9_.-]{2,40}"|[a-z][a-z0-9-]{0,40}[_.][a-z0-9][a-z0-9_.-]{0,40}|(?:the )?(?!(?:this|that|the|a|an|any|each|every|another|other|same|one|current|present|our|my|your|which|what|no|some|all|these|those|new|right|correct|best|appropriate|relevant|its|their|first|next|last|proper|given)\b)[a-z][a-z0-9_-]* (?:tool|function|command|plugin|server|integration))`;
 const TV: Vocab = { ...V, TOOL: TOOLREF };
 
 const r = (src: string) => rx(src, V);
@@ -511,7 +511,7 @@ const CONCEALMENT: Matcher[] = [
 
 // ---------------------------------------------------------------- tool steering
 const ARTIFACT =
-  /[\w.+-]+@[\w-]+\.[\w.-]+|https?:\/\/|\b\w+\.(?:example|com|net|org|io|ru|xyz)\b|--force\b|--no-verify\b|\bchmod\b|\bcurl\b|\bwget\b|\bsudo\b|\brm -rf\b|\|\s*(?:ba)?sh\b|\bdrop table\b|\b\d{4}[- ]\d{4}\b|\battacker\b|\bproxy\b|\bbcc\b/;
+  /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,63}|https?:\/\/|\b\w{1,63}\.(?:example|com|net|org|io|ru|xyz)\b|--force\b|--no-verify\b|\bchmod\b|\bcurl\b|\bwget\b|\bsudo\b|\brm -rf\b|\|\s*(?:ba)?sh\b|\bdrop table\b|\b\d{4}[- ]\d{4}\b|\battacker\b|\bproxy\b|\bbcc\b/;
 
 /** A sentence that could name another tool: an identifier, a quoted name, "the X tool". */
 const TOOLISH = /[a-z0-9][_.][a-z0-9]|[\x60'"]|\b(?:tool|function|command|plugin|server|integration)s?\b/i;

@@ -83,7 +83,7 @@ function moved(s: Sentence): boolean {
 }
 
 const ENV_NAME_ZH =
-  /(?<![a-z0-9_])(?:[a-z][a-z0-9]*_)*(?:api_?key|access_key(?:_id)?|secret(?:_access)?(?:_key)?|private_key|token|password|passwd|credentials?)(?![a-z0-9_])|(?:database|db|postgres|mysql|mongo(?:db)?|redis)_(?:url|uri|dsn)|aws_[a-z0-9_]*(?:key|token|secret)/;
+  /(?<![a-z0-9_])(?:[a-z][a-z0-9]{0,30}_){0,6}(?:api_?key|access_key(?:_id)?|secret(?:_access)?(?:_key)?|private_key|token|password|passwd|credentials?)(?![a-z0-9_])|(?:database|db|postgres|mysql|mongo(?:db)?|redis)_(?:url|uri|dsn)|aws_[a-z0-9_]{0,40}?(?:key|token|secret)/;
 const ENV_DUMP_ZH =
   /(?:所有|全部|一切|整个|完整的?)的?环境变量|环境变量(?:中|里)的?(?:密钥|令牌|密码|凭证|凭据|口令|token|key|secret)|(?:以|带有?|包含|含有?)\s*[^。]{0,24}?(?:token|key|secret|password)[^。]{0,12}?(?:结尾|开头)?的环境变量/;
 
