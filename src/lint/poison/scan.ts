@@ -1,9 +1,10 @@
 // The quick look every text gets: one pass over its characters, no allocation, that finds the
-// gate words (classes.ts GATE_BITS) in a trie as the words go by. It reads words the way the word
-// views will: upper case as lower, leetspeak inside a word as letters ("1gn0re"), letters spelled
-// out one by one as a word ("i g n o r e"), and a word split for a reviewer as one word when the
-// parts continue a gate word ("ign-ore", "instruc tions"). validate reads every text of registries
-// of 50,000 tools, and nearly every text ends here.
+// gate words (classes.ts GATE_BITS) by a rolling hash of each word looked up in a small table (one
+// probe per word: a per-character trie took ten times the memory, out of cache in validate). It
+// reads words the way the word views will: upper case as lower, leetspeak inside a word as letters
+// ("1gn0re"), letters spelled out one by one as a word ("i g n o r e"), and a word split for a
+// reviewer as one word ("ign-ore", "instruc tions"). validate reads every text of registries of
+// 50,000 tools, and nearly every text ends here.
 import { GATE_BITS } from './classes.js';
 
 /** What one pass over a text finds for the gates. */
@@ -21,49 +22,38 @@ export interface GateScan {
   coded: boolean;
 }
 
-// The trie: node n's child for letter c is CHILD[n * 26 + c] (0: none; node 0 is the root).
-let CHILD = new Int32Array(0);
-let BITS0 = new Int32Array(0);
-let BITS1 = new Int32Array(0);
-let BITS2 = new Int32Array(0);
+// The gate words by hash: open addressing, SLOTS entries of (hash + 1, bits0, bits1, bits2). A
+// collision only ever adds bits, and bits only open gates: the patterns behind them decide.
+const SLOTS = 4096;
+const KEYS = new Int32Array(SLOTS);
+const BITS = new Int32Array(SLOTS * 3);
 let built = 0;
 
+/** The hash of a word, one letter (0-25) at a time: start with HASH0, then hash = next(hash, letter). */
+const HASH0 = 0x811c9dc5 | 0;
+const next = (h: number, c: number) => Math.imul(h ^ (c + 1), 0x01000193);
+
+function slotOf(h: number): number {
+  let i = (h ^ (h >>> 15)) & (SLOTS - 1);
+  while (KEYS[i] !== 0 && KEYS[i] !== (h | 1)) i = (i + 1) & (SLOTS - 1);
+  return i;
+}
+
 /** Built on first use, after every module has registered its gate words. */
-function trie(): void {
+function table(): void {
   if (built === GATE_BITS.size) return;
-  const child: number[] = new Array<number>(26).fill(0);
-  const b0: number[] = [0];
-  const b1: number[] = [0];
-  const b2: number[] = [0];
+  if (GATE_BITS.size > SLOTS / 2) throw new Error('poison gates: too many gate words for the table');
+  KEYS.fill(0);
+  BITS.fill(0);
   for (const [word, [x, y, z]] of GATE_BITS) {
-    let n = 0;
-    for (let i = 0; i < word.length; i++) {
-      const c = word.charCodeAt(i) - 97;
-      if (c < 0 || c > 25) {
-        n = -1;
-        break;
-      }
-      let next = child[n * 26 + c]!;
-      if (next === 0) {
-        next = b0.length;
-        b0.push(0);
-        b1.push(0);
-        b2.push(0);
-        for (let k = 0; k < 26; k++) child.push(0);
-        child[n * 26 + c] = next;
-      }
-      n = next;
-    }
-    if (n > 0) {
-      b0[n]! |= x;
-      b1[n]! |= y;
-      b2[n]! |= z;
-    }
+    let h = HASH0;
+    for (let i = 0; i < word.length; i++) h = next(h, word.charCodeAt(i) - 97);
+    const i = slotOf(h);
+    KEYS[i] = h | 1;
+    BITS[i * 3] |= x;
+    BITS[i * 3 + 1] |= y;
+    BITS[i * 3 + 2] |= z;
   }
-  CHILD = Int32Array.from(child);
-  BITS0 = Int32Array.from(b0);
-  BITS1 = Int32Array.from(b1);
-  BITS2 = Int32Array.from(b2);
   built = GATE_BITS.size;
 }
 
@@ -92,8 +82,7 @@ KIND[95] = 4;
  * look-ups (no closures, no allocation but the result): it runs on every text of a registry.
  */
 export function gateScan(text: string): GateScan {
-  trie();
-  const child = CHILD;
+  table();
   let b0 = 0;
   let b1 = 0;
   let b2 = 0;
@@ -101,20 +90,24 @@ export function gateScan(text: string): GateScan {
   let latin = false;
   let coded = false;
   let digits = 0;
-  // The current word: its trie node, length, leetspeak count, whether leetspeak stood between letters.
-  let node = 0;
+  // The current word: its hash, length, leetspeak count, whether leetspeak stood between letters.
+  let h = HASH0;
   let len = 0;
   let leet = 0;
   let leetInside = false;
   let leetAfterLetter = false;
   let lastWasLetter = false;
   let lastLetter = -1;
-  // A word continued across one separator ("ign-ore"): the node reached; separators since the last word.
-  let joined = -1;
+  // Words split for a reviewer: the hash of the previous word (and of the two before) carried on into
+  // this one, when one separator came between ("ign-ore", "instruc tions").
+  let h2 = 0;
+  let h3 = 0;
+  let prev = 0;
+  let prevPrev = 0;
   let sep = 0;
-  let prevEnd = -1;
-  // Letters spelled out one by one: the run's trie node and length.
-  let spelled = -1;
+  let prevSep = 99;
+  // Letters spelled out one by one: the run's hash and length.
+  let spelled = HASH0;
   let spelledLen = 0;
   let prevKind = 0;
   const n = text.length;
@@ -127,8 +120,8 @@ export function gateScan(text: string): GateScan {
       else if (kind === 2) coded = prevKind === 1 || prevKind === 3;
       else if (kind === 1) coded = prevKind === 3;
       else if (prevKind === 2 || prevKind === 3) {
-        const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-        coded = next < 128 && (KIND[next] === 2 || KIND[next] === 3);
+        const nx = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+        coded = nx < 128 && (KIND[nx] === 2 || KIND[nx] === 3);
       }
     }
     prevKind = kind;
@@ -137,8 +130,8 @@ export function gateScan(text: string): GateScan {
       const l = LEET[code]!;
       // A leetspeak character is a letter beside a letter (or before one): "1gn0re", "u53r".
       if (l >= 0) {
-        const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-        if (len > 0 || (next < 128 && (KIND[next] === 1 || KIND[next] === 2))) {
+        const nx = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+        if (len > 0 || (nx < 128 && (KIND[nx] === 1 || KIND[nx] === 2))) {
           c = l;
           if (lastWasLetter) leetAfterLetter = true;
           leet++;
@@ -152,12 +145,14 @@ export function gateScan(text: string): GateScan {
     }
     if (c >= 0) {
       if (len === 0) {
-        // A new word: it may continue the previous one across a single separator.
-        joined = sep === 1 && prevEnd > 0 ? prevEnd : -1;
-        node = 0;
+        // A new word: it may continue the previous one (and the one before) across one separator.
+        h = HASH0;
+        h2 = sep === 1 && prev !== 0 ? prev : 0;
+        h3 = sep === 1 && prevSep === 1 && prevPrev !== 0 ? prevPrev : 0;
       }
-      node = node < 0 ? -1 : child[node * 26 + c]! || -1;
-      joined = joined < 0 ? -1 : child[joined * 26 + c]! || -1;
+      h = next(h, c);
+      if (h2 !== 0) h2 = next(h2, c);
+      if (h3 !== 0) h3 = next(h3, c);
       lastLetter = c;
       len++;
       continue;
@@ -166,34 +161,38 @@ export function gateScan(text: string): GateScan {
       sep++;
       continue;
     }
-    // The word ended.
+    // The word ended: look it up, joined with the words before it too.
     if (len > 1) latin = true;
     if (leet >= 2 || (leet === 1 && leetInside)) obfuscated = true;
-    if (node > 0) {
-      b0 |= BITS0[node]!;
-      b1 |= BITS1[node]!;
-      b2 |= BITS2[node]!;
-    }
-    if (joined > 0) {
-      b0 |= BITS0[joined]!;
-      b1 |= BITS1[joined]!;
-      b2 |= BITS2[joined]!;
+    for (let k = 0; k < 3; k++) {
+      const key = k === 0 ? h : k === 1 ? h2 : h3;
+      if (key === 0) continue;
+      const at = slotOf(key);
+      if (KEYS[at] === 0) continue;
+      b0 |= BITS[at * 3]!;
+      b1 |= BITS[at * 3 + 1]!;
+      b2 |= BITS[at * 3 + 2]!;
     }
     if (len === 1) {
       // A single letter extends a spelled-out run: one separator continues it ("i g n o r e"), two
       // end a word ("d o  n o t").
-      const from = spelledLen > 0 && sep === 1 ? spelled : 0;
-      spelled = from < 0 ? -1 : child[from * 26 + lastLetter]! || -1;
-      spelledLen = spelledLen > 0 && sep === 1 ? spelledLen + 1 : 1;
+      const cont = spelledLen > 0 && sep === 1;
+      spelled = next(cont ? spelled : HASH0, lastLetter);
+      spelledLen = cont ? spelledLen + 1 : 1;
       if (spelledLen >= 3) obfuscated = true;
-      if (spelled > 0) {
-        b0 |= BITS0[spelled]!;
-        b1 |= BITS1[spelled]!;
-        b2 |= BITS2[spelled]!;
+      if (spelledLen >= 2) {
+        const at = slotOf(spelled);
+        if (KEYS[at] !== 0) {
+          b0 |= BITS[at * 3]!;
+          b1 |= BITS[at * 3 + 1]!;
+          b2 |= BITS[at * 3 + 2]!;
+        }
       }
     } else spelledLen = 0;
-    // What the next word may continue: this word's node (or the joined one).
-    prevEnd = joined > 0 ? joined : node;
+    // What the next word may continue: this word, and this word joined to the one before.
+    prevPrev = h2;
+    prev = h;
+    prevSep = sep;
     len = 0;
     leet = 0;
     leetInside = false;
