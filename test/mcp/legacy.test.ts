@@ -5,7 +5,7 @@
 // connection, and one that moved to 2026-07-28 is probed again when initialize fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loader } from '../../src/loaders/mcp.js';
@@ -102,17 +102,19 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 
 describe('choosing the revision once per server, as a hint', () => {
   it('a server that quits on the server/discover probe is started again with initialize, and remembered', async () => {
-    writeFileSync(join(env.dir, 'quitter.mjs'), QUITTER);
+    mkdirSync(join(env.dir, 'srv'), { recursive: true });
+    writeFileSync(join(env.dir, 'srv', 'quitter.mjs'), QUITTER);
     const target: McpTarget = {
       kind: 'stdio',
       root: env.dir,
       command: 'node',
-      args: ['quitter.mjs'],
+      args: ['srv/quitter.mjs'],
       env: {},
       readOnlyPaths: [],
       network: false,
       limits: LIMITS,
       pathVar: process.env.PATH,
+      granted: callCtx().granted,
     };
     const s = await openSession(target, { timeoutMs: 20_000, nodeBinary: process.execPath });
     await s.close();
@@ -121,7 +123,7 @@ describe('choosing the revision once per server, as a hint', () => {
     expect(eraHint(serverIdentity(target))).toBe('legacy');
     // Its questions and log messages reach the caller of the one call in flight.
     const { seen, client } = caller({ 'elicitation/create': { action: 'accept', content: { name: 'Bo' } } });
-    const out = await (await load('ask', 'node', ['quitter.mjs'])).call({}, callCtx({ client }));
+    const out = await (await load('ask', 'node', ['srv/quitter.mjs'])).call({}, callCtx({ client }));
     expect(out.result).toBe('got {"action":"accept","content":{"name":"Bo"}}');
     expect(seen.logs).toContainEqual(expect.objectContaining({ level: 'info', data: 'asking now' }));
   }, 30_000);

@@ -2,7 +2,7 @@
 // registry of Node tools (a 2020-12 tuple schema; a tool that asks its caller, reports progress and
 // logs), started as a child process on loopback.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from '../helpers.js';
@@ -63,7 +63,6 @@ export async function serveUpstream(): Promise<{ url: string; dir: string; close
   mkdirSync(join(dir, 'tools'));
   writeFileSync(join(dir, 'tools', 'up.mjs'), UPSTREAM_TOOLS);
   for (const [f, text] of Object.entries(CONTRACTS)) writeFileSync(join(dir, 'tool_registry', f), text);
-  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
   const child = spawn(
     process.execPath,
     [

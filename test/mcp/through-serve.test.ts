@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { join } from 'node:path';
-import { BIN } from '../helpers.js';
+import { BIN, testConfigEnv } from '../helpers.js';
 import { mcpProject } from './fixtures.js';
 
 const everything = (id: string, tool: string) => `id: ${id}
@@ -47,7 +47,8 @@ async function connect(auto: boolean) {
       command: process.execPath,
       args: [BIN, 'serve', '--registry', join(env.dir, 'tool_registry'), '--expose', 'all'],
       cwd: env.dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+      // The user's grants (test/helpers.ts): the project's node_modules is a link to the repository's.
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...testConfigEnv() },
       stderr: 'ignore',
     }),
   );
