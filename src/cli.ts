@@ -232,6 +232,12 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
       "header for --url, 'Name: value'; name secrets as ${ENV_VAR} (repeatable)",
       (v: string, prev: string[] = []) => [...prev, v],
     )
+    .option('--oauth-client-id <id>', 'for --url behind OAuth: a client registered with its authorization server')
+    .option('--oauth-client-secret-env <name>', "for --url behind OAuth: that client's secret, from $NAME")
+    .option(
+      '--oauth-client-metadata-url <url>',
+      'for --url behind OAuth: the https URL of a client ID metadata document describing toolbox',
+    )
     .option('--npm <pkg>', 'install an npm package (NAME[@VERSION]) into .toolbox/servers/ and import it')
     .option(
       '--pypi <pkg>',

@@ -32,6 +32,14 @@ export async function importMcpCommand(
       check: Boolean(opts.check),
       env: ctx.io.env,
       signal: ctx.io.signal,
+      oauthClientId: opts.oauthClientId as string | undefined,
+      oauthClientSecretEnv: opts.oauthClientSecretEnv as string | undefined,
+      oauthClientMetadataUrl: opts.oauthClientMetadataUrl as string | undefined,
+      // An MCP server behind OAuth: the person at this shell opens the link (stderr); the browser comes back.
+      openUrl: (url, why) => {
+        spin.stop();
+        ctx.io.stderr.write(`To ${why}, open this link in a browser:\n  ${url}\n`);
+      },
     });
     spin.stop();
   } catch (e) {

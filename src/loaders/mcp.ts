@@ -152,7 +152,12 @@ export const loader: Loader = {
         cc.signal.addEventListener('abort', onOuter, { once: true });
         let session: McpSession | undefined;
         try {
-          const open = { timeoutMs: cc.limits.timeoutMs, nodeBinary: process.execPath };
+          const openUrl = cc.client?.openUrl?.bind(cc.client);
+          const open = {
+            timeoutMs: cc.limits.timeoutMs,
+            nodeBinary: process.execPath,
+            ...(openUrl ? { openUrl } : {}),
+          };
           if (ctx.longRunning) {
             const key = acquire(target, held);
             session = await until(

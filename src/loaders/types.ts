@@ -32,6 +32,11 @@ export interface ToolClient {
    * supports tasks, for a contract that allows them) stops waiting and follows the call as a task.
    */
   background?(): void;
+  /**
+   * Show a person a URL to open (an MCP server behind OAuth: the authorization page; the browser then
+   * comes back to toolbox). A caller without a person to show it to leaves it out.
+   */
+  openUrl?(url: string, why: string): void | Promise<void>;
 }
 
 /** What a tool can ask its caller: MCP's server-to-client requests. */

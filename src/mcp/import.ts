@@ -12,6 +12,7 @@ import { toSnakeId, type ListedTool } from './contract-file.js';
 import { STATUSES, writeContracts, type ImportedTool, type ImportStatus } from './import-write.js';
 import { installNpmServer, installPypiServer, type ManagedServer } from './install.js';
 import { openSession, type McpTarget } from './session.js';
+import { authFailure, type OpenUrl } from './oauth.js';
 import { envTemplate, parseLauncher, readClientConfig, type ServerSource } from './sources.js';
 import { resolveServerCommand, type ServerBind } from './spawn.js';
 
@@ -49,6 +50,13 @@ export interface ImportOptions {
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** A --url server behind OAuth: shows the authorization link to the person (the command prints it). */
+  openUrl?: OpenUrl;
+  /** A client registered with the server's authorization server out of band, and the variable holding its secret. */
+  oauthClientId?: string;
+  oauthClientSecretEnv?: string;
+  /** An https URL of a client ID metadata document describing toolbox, for authorization servers that take one. */
+  oauthClientMetadataUrl?: string;
 }
 
 /** The outcome of importing one server, for the human table and --json. */
@@ -99,6 +107,8 @@ function outDir(project: Project, opts: ImportOptions): string {
 
 /** The server did not come up or answer: exit 4 (5 on a timeout), with what to try. */
 function serverError(e: unknown): unknown {
+  const auth = authFailure(e);
+  if (auth) return auth;
   if (!isToolRunError(e)) return e;
   const timeout = e.kind === 'limit';
   return new ToolboxError(timeout ? 'mcp_server_timeout' : 'mcp_server_failed', e.message, {
@@ -109,10 +119,18 @@ function serverError(e: unknown): unknown {
 }
 
 async function listTools(target: McpTarget, opts: ImportOptions) {
+  const env = opts.env ?? process.env;
+  const secret = opts.oauthClientSecretEnv ? env[opts.oauthClientSecretEnv] : undefined;
   const s = await openSession(target, {
     signal: opts.signal,
-    timeoutMs: opts.timeoutMs ?? 30_000,
+    // A person authorizing in a browser takes longer than a server takes to answer.
+    timeoutMs: opts.timeoutMs ?? (target.kind === 'http' && opts.openUrl ? 300_000 : 30_000),
     nodeBinary: process.execPath,
+    ...(opts.openUrl ? { openUrl: opts.openUrl } : {}),
+    ...(opts.oauthClientMetadataUrl ? { oauthMetadataUrl: opts.oauthClientMetadataUrl } : {}),
+    ...(opts.oauthClientId
+      ? { preRegistered: { client_id: opts.oauthClientId, ...(secret ? { client_secret: secret } : {}) } }
+      : {}),
   }).catch((e: unknown) => {
     throw serverError(e);
   });
@@ -120,10 +138,12 @@ async function listTools(target: McpTarget, opts: ImportOptions) {
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await s.client.listTools(cursor ? { cursor } : undefined, {
-        signal: opts.signal,
-        timeout: opts.timeoutMs ?? 30_000,
-      });
+      const page = await s.withAuth(() =>
+        s.client.listTools(cursor ? { cursor } : undefined, {
+          signal: opts.signal,
+          timeout: opts.timeoutMs ?? 30_000,
+        }),
+      );
       tools.push(...(page.tools as unknown as ListedTool[]));
       cursor = page.nextCursor;
     } while (cursor);
@@ -331,6 +351,24 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
       'A prefix is letters, digits, _ . - and starts with a letter or _, e.g. --prefix ev_.',
     );
   outDir(project, opts); // a bad --out fails before anything is installed or started
+  if ((opts.oauthClientId || opts.oauthClientSecretEnv || opts.oauthClientMetadataUrl) && !opts.url)
+    throw usageError(
+      'oauth_without_url',
+      'the --oauth-* options apply to --url imports only',
+      'Drop them, or import with --url.',
+    );
+  if (opts.oauthClientMetadataUrl && !/^https:\/\/[^/]+\/./.test(opts.oauthClientMetadataUrl))
+    throw usageError(
+      'bad_oauth_metadata_url',
+      `--oauth-client-metadata-url ${opts.oauthClientMetadataUrl} is not an https URL with a path`,
+      'Give the https address where the client ID metadata document is published, e.g. https://example.com/toolbox-client.json.',
+    );
+  if (opts.oauthClientSecretEnv && !(opts.env ?? process.env)[opts.oauthClientSecretEnv])
+    throw usageError(
+      'oauth_secret_missing',
+      `--oauth-client-secret-env ${opts.oauthClientSecretEnv}: that variable is not set`,
+      `Set it in your shell: export ${opts.oauthClientSecretEnv}=… (the secret is kept in your own state folder, never in the project).`,
+    );
   if (opts.headers?.length && !opts.url)
     throw usageError(
       'header_without_url',

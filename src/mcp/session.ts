@@ -1,10 +1,12 @@
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
+import { ToolboxError } from '../errors.js';
 import { resolveServerCommand, type ServerBind } from './spawn.js';
 import { startServerProcess } from './process.js';
 import { eraHint, forgetEra, rememberEra } from './era.js';
 import { attachSinks, type CallSink, type Sinks } from './sinks.js';
+import { authFailure, ServerOAuth, type OpenUrl, type PreRegistered } from './oauth.js';
 
 export type { CallSink, McpQuestion } from './sinks.js';
 
@@ -47,6 +49,13 @@ export interface McpSession {
    * questions (2025: elicitation/sampling/roots requests) and log messages. `leave` when it is done.
    */
   enter(sink: CallSink): { progressToken: string; leave(): void };
+  /**
+   * After a request failed for want of authorization (an HTTP server's scope step-up): when the person
+   * authorized meanwhile, redeem the code and say so (the request may be sent again).
+   */
+  reauthorized(): Promise<boolean>;
+  /** Run a request, sent again (at most twice) after the person authorized more access during it. */
+  withAuth<T>(send: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -90,6 +99,12 @@ interface OpenOptions {
   signal?: AbortSignal;
   timeoutMs: number;
   nodeBinary: string;
+  /** Shows an OAuth authorization URL to a person; without it a server that needs one fails (mcp_auth_required). */
+  openUrl?: OpenUrl;
+  /** OAuth client credentials registered out of band (import --oauth-client-id). */
+  preRegistered?: PreRegistered;
+  /** A client ID metadata document URL to use with authorization servers that support them. */
+  oauthMetadataUrl?: string;
 }
 
 /**
@@ -111,7 +126,14 @@ export async function openSession(target: McpTarget, opts: OpenOptions): Promise
     // A 2025 server that exits on a request it does not know: start it again and initialize.
     attempt = await connectOnce(target, opts, 'legacy');
   }
-  if (!attempt.session) throw startFailure(attempt.what, attempt.error, attempt.stderr);
+  if (!attempt.session) {
+    const cause = (attempt.error as { cause?: unknown })?.cause;
+    if (attempt.error instanceof ToolboxError) throw attempt.error;
+    if (cause instanceof ToolboxError) throw cause;
+    const auth = authFailure(attempt.error);
+    if (auth) throw auth;
+    throw startFailure(attempt.what, attempt.error, attempt.stderr);
+  }
   rememberEra(identity, attempt.session.modern ? 'modern' : 'legacy');
   return attempt.session;
 }
@@ -124,27 +146,34 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
   // The SDK client costs ~300 ms to import: only processes that talk MCP pay it.
   const { Client } = await import('@modelcontextprotocol/client');
   const stdioProbeMs = Math.max(1000, Math.min(10_000, Math.floor(opts.timeoutMs / 3)));
-  const client = new Client(
-    { name: 'toolbox', version: '0.1.0' },
-    {
-      capabilities: CLIENT_CAPABILITIES,
-      versionNegotiation: {
-        mode: 'auto',
-        // On stdio a server that stays silent on the probe is a 2025 one: do not spend the call's time on it.
-        ...(target.kind === 'stdio' ? { probe: { timeoutMs: stdioProbeMs } } : {}),
+  const newClient = () =>
+    new Client(
+      { name: 'toolbox', version: '0.1.0' },
+      {
+        capabilities: CLIENT_CAPABILITIES,
+        versionNegotiation: {
+          mode: 'auto',
+          // On stdio a server that stays silent on the probe is a 2025 one: do not spend the call's time on it.
+          ...(target.kind === 'stdio' ? { probe: { timeoutMs: stdioProbeMs } } : {}),
+        },
+        // Questions in an input-required result go to the caller of the tool (loaders/mcp.ts), by their keys.
+        inputRequired: { autoFulfill: false },
       },
-      // Questions in an input-required result go to the caller of the tool (loaders/mcp.ts), by their keys.
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  const sinks: Sinks = attachSinks(client);
+    );
+  let client = newClient();
+  let sinks: Sinks = attachSinks(client);
   const stderr = new LogTail();
   let closed = false;
-  client.onclose = () => {
-    closed = true;
+  const watch = () => {
+    client.onclose = () => {
+      closed = true;
+    };
+    // Transport errors (a stray stdout line) are reported per request; keep the session alive.
+    client.onerror = () => {};
   };
-  // Transport errors (a stray stdout line) are reported per request; keep the session alive.
-  client.onerror = () => {};
+  watch();
+  let reauthorized = async () => false;
+  let oauth: ServerOAuth | undefined;
   let tier: SandboxTier = 'none';
   let kill = async () => {};
   let what: string;
@@ -192,14 +221,50 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
   } else {
     what = target.url;
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const transport = new StreamableHTTPClientTransport(new URL(target.url), {
-      requestInit: { headers: target.headers },
+    const auth = new ServerOAuth(target.url, {
+      openUrl: opts.openUrl,
+      preRegistered: opts.preRegistered,
+      metadataUrl: opts.oauthMetadataUrl,
+      signal: opts.signal,
     });
-    try {
-      await abortable(client.connect(transport, connectOpts), opts.signal);
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      return { error, quitOnProbe: false, what, stderr };
+    oauth = auth;
+    await auth.listen();
+    let transport = new StreamableHTTPClientTransport(new URL(target.url), {
+      requestInit: { headers: target.headers },
+      authProvider: auth,
+      fetch: steadyFetch,
+    });
+    // The person authorized during a request: redeem the code on this transport (RFC 9207 issuer checked).
+    const redeem = async (): Promise<boolean> => {
+      const p = auth.pending;
+      if (!p) return false;
+      auth.pending = undefined;
+      await transport.finishAuth(p);
+      return true;
+    };
+    reauthorized = redeem;
+    for (let round = 0; ; round++) {
+      try {
+        await abortable(client.connect(transport, connectOpts), opts.signal);
+        break;
+      } catch (error) {
+        await client.close().catch(() => undefined);
+        // A 401 sent the person to authorize: with the code redeemed, connect again on a fresh client.
+        // At most three authorizations in all (with the transport's own step-up), never a loop.
+        const again = round < 2 && !opts.signal?.aborted && (await redeem().catch((e: unknown) => e));
+        if (again !== true) {
+          auth.close();
+          return { error: again instanceof Error ? again : error, quitOnProbe: false, what, stderr };
+        }
+        client = newClient();
+        sinks = attachSinks(client);
+        watch();
+        transport = new StreamableHTTPClientTransport(new URL(target.url), {
+          requestInit: { headers: target.headers },
+          authProvider: auth,
+          fetch: steadyFetch,
+        });
+      }
     }
   }
   const modern = client.getProtocolEra() === 'modern';
@@ -221,13 +286,39 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
       return closed;
     },
     enter: (sink) => sinks.enter(sink),
+    reauthorized: () => reauthorized(),
+    async withAuth(send) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await send();
+        } catch (e) {
+          if (attempt < 2 && (await reauthorized())) continue;
+          throw e;
+        }
+      }
+    },
     async close() {
       closed = true;
       await client.close().catch(() => undefined);
+      oauth?.close();
       await kill();
     },
   };
   return { session, what };
+}
+
+/**
+ * fetch, with a GET sent once more when the connection broke before any answer (a kept-alive socket
+ * the server had just closed: undici's "fetch failed"). Metadata discovery makes several GETs in a row.
+ */
+async function steadyFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (e) {
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (method !== 'GET' || init?.signal?.aborted || (e as Error)?.name !== 'TypeError') throw e;
+    return fetch(input, init);
+  }
 }
 
 /** `p`, or its rejection as soon as `signal` aborts (the version probe does not always watch the signal). */

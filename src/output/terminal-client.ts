@@ -26,6 +26,8 @@ export function terminalClient(io: IO, beforeOutput: () => void = () => undefine
   return {
     log: (m: { level: LogLevel; data: unknown }) =>
       line(`${m.level}: ${typeof m.data === 'string' ? m.data : JSON.stringify(m.data)}`),
+    // An MCP server behind OAuth wants the person to authorize toolbox: the browser comes back to toolbox.
+    openUrl: (url: string, why: string) => line(`To ${why}, open this link in a browser:\n  ${url}`),
     progress: (p) =>
       line(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''} ${p.message ?? ''}`.trimEnd()),
     request: async (method, params) => {

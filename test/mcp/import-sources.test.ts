@@ -216,6 +216,13 @@ describe('sources and usage errors', () => {
     [['--prefix', '9bad', '--npm', 'x'], 2, 'bad_prefix'],
     [['--header', 'X: 1', '--npm', 'x'], 2, 'header_without_url'],
     [['--npm', 'Not A Name'], 2, 'bad_package'],
+    [['--oauth-client-id', 'abc', '--npm', 'x'], 2, 'oauth_without_url'],
+    [
+      ['--url', 'http://127.0.0.1:1/mcp', '--oauth-client-metadata-url', 'http://x/c.json'],
+      2,
+      'bad_oauth_metadata_url',
+    ],
+    [['--url', 'http://127.0.0.1:1/mcp', '--oauth-client-secret-env', 'NO_SUCH_VAR_ZZ9'], 2, 'oauth_secret_missing'],
     [['--', 'npx', '--registry', 'http://evil', 'pkg'], 2, 'launcher_option_unsupported'],
   ])('%j exits %i (%s)', async (args, code, err) => {
     const r = await cli(['import', 'mcp', '--json', ...args], { cwd: p.dir });

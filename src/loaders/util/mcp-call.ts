@@ -89,14 +89,17 @@ export async function callWithCaller(
     let extra: Record<string, unknown> = {};
     for (let round = 1; ; round++) {
       const params = { name: tool, arguments: args, ...extra, ...(Object.keys(meta).length ? { _meta: meta } : {}) };
-      const r = (await s.client.callTool(params, {
-        signal,
-        timeout: Math.max(1, deadline - Date.now()),
-        allowInputRequired: true,
-        // The tool's schema as the contract has it (the server's, kept by import): on 2026-07-28 over
-        // HTTP the SDK mirrors the parameters marked x-mcp-header into Mcp-Param-* headers from it.
-        ...(inputSchema ? { toolDefinition: { name: tool, inputSchema: inputSchema as never } } : {}),
-      })) as unknown as CallResultLike | InputRequired;
+      const send = () =>
+        s.client.callTool(params, {
+          signal,
+          timeout: Math.max(1, deadline - Date.now()),
+          allowInputRequired: true,
+          // The tool's schema as the contract has it (the server's, kept by import): on 2026-07-28 over
+          // HTTP the SDK mirrors the parameters marked x-mcp-header into Mcp-Param-* headers from it.
+          ...(inputSchema ? { toolDefinition: { name: tool, inputSchema: inputSchema as never } } : {}),
+        });
+      // Sent again when the server wanted more scope and the person authorized it meanwhile.
+      const r = (await s.withAuth(send)) as unknown as CallResultLike | InputRequired;
       if ((r as InputRequired).resultType !== 'input_required') return r as CallResultLike;
       const ir = r as InputRequired;
       if (round > MAX_INPUT_ROUNDS) {
