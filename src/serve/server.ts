@@ -95,7 +95,8 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
   server.setRequestHandler('tools/call', (req, ctx) => {
     const meta = (req.params._meta ?? {}) as Record<string, unknown>;
     // CallResult is the CallToolResult shape; the SDK's content types are narrower than ours.
-    return traceCall(req.params.name, meta, { sessionId: ctx.sessionId, requestId: ctx.mcpReq.id }, () =>
+    const where = { sessionId: ctx.sessionId, requestId: ctx.mcpReq.id, http: ctx.http !== undefined };
+    return traceCall(req.params.name, meta, where, () =>
       callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, ctx),
     ) as never;
   });

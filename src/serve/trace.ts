@@ -8,7 +8,8 @@ import type { CallResult } from './results.js';
 export async function traceCall(
   name: string,
   meta: Record<string, unknown> | undefined,
-  extra: { sessionId?: string; requestId: string | number },
+  /** `http`: the request came over HTTP (a 2026-07-28 one has no session id). */
+  extra: { sessionId?: string; requestId: string | number; http?: boolean },
   fn: () => Promise<CallResult>,
 ): Promise<CallResult> {
   if (!activeTelemetry()) return fn();
@@ -20,7 +21,7 @@ export async function traceCall(
       sessionId: extra.sessionId,
       requestId: extra.requestId,
       meta,
-      transport: extra.sessionId ? 'tcp' : 'pipe',
+      transport: extra.http || extra.sessionId ? 'tcp' : 'pipe',
     },
     fn,
     (r) => r.isError === true,
