@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 
 /** How long file events settle before the list is compared (an editor's save is several events). */
-const SETTLE_MS = 150;
+const SETTLE_MS = 100;
 /** Without file events (watch unavailable), how often the list is compared. */
 const POLL_MS = 2000;
 

@@ -128,9 +128,10 @@ describe('input-required results', () => {
       { meta: ELICIT, id: 2 },
     );
     expect(Object.keys(r2.final!.result.inputRequests)).toEqual(['elicitation-2']);
-    // The client takes its time: the suspended call is cancelled...
+    // The client takes its time: the suspended call is cancelled (on a slow machine the first one may
+    // have been too, before the second request came: then that one ran the tool again)...
     await expect.poll(() => core.inputs.size, { timeout: 10_000 }).toBe(0);
-    await expect.poll(() => runs('ask_twice').slice(before)).toEqual(['cancelled']);
+    await expect.poll(() => runs('ask_twice').slice(before)).toContain('cancelled');
     // ...and the answer still completes the call: run again, the first question answered from the state.
     const r3 = await modernPost(
       url,
@@ -144,7 +145,10 @@ describe('input-required results', () => {
       { meta: ELICIT, id: 3 },
     );
     expect(r3.final!.result.content[0].text).toBe('Ann Lee');
-    expect(runs('ask_twice').slice(before)).toEqual(['cancelled', 'ok']);
+    // One run completed the call; every other run was a wait given up.
+    const all = runs('ask_twice').slice(before);
+    expect(all.filter((o) => o === 'ok')).toHaveLength(1);
+    expect(all.filter((o) => o !== 'ok').every((o) => o === 'cancelled')).toBe(true);
   });
 
   it('asks again for an answer that is missing or malformed, instead of failing the call', async () => {
