@@ -24,6 +24,29 @@ const SCAN =
   /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]+|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}])+/gu;
 const DIGITS = /^\d+$/;
 const ACRONYM = /\b(?:\p{L}\.){2,}/gu;
+// An arithmetic expression: numbers joined by operators, with parentheses and function calls
+// ("17*23", "(3+4)*2^10", "144 / 12 + 7", "3×(4+5)÷2", "sqrt(144) + log(100, 10)"). A minus counts
+// only with a space after it ("17 - 5"): unspaced it is as often a range or an identifier (5-10,
+// x86-64). Dates are taken out first (2024-05-01, 1/2/2024).
+const EXPR =
+  /(?:\(\s*)*\d[\d.,]*\)*(?:\s*(?:\*\*|[+*/×÷^]|-(?=\s))\s*(?:\p{L}+\()?\(*\s*\d[\d.,]*\)*)+/gu;
+const MAY_MATH = /[\d)]\s*(?:[+*/×÷^]|-\s)/;
+const DATE = /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}/g;
+
+/**
+ * The term an arithmetic expression stands for, on both sides: numbers are not terms, but a query
+ * that is (or holds) an expression ("what is 17*23", "work out 17*23") asks for whatever tool shows
+ * expressions in its contract (a calculator's examples and parameter description), and names a task.
+ * Not a word anyone types: `#` never survives the scan.
+ */
+export const MATH_TERM = '#math';
+
+/** The arithmetic expressions of lower-cased, normalised text (trimmed), in order. */
+export function expressions(norm: string): string[] {
+  if (!MAY_MATH.test(norm)) return [];
+  return [...norm.replace(DATE, ' ').matchAll(EXPR)].map((m) => m[0].replace(/[\s.,]+$/, ''));
+}
+
 // The segmenter is superlinear on long input: feed it bounded pieces (runs are already cut at
 // punctuation; this only guards against pathological unpunctuated text).
 const MAX_SEGMENT = 400;
@@ -130,6 +153,7 @@ export function analyse(text: string, query: boolean, emit: Emit): void {
   if (MAY_ACRONYM.test(norm)) norm = norm.replace(ACRONYM, (a) => a.replace(/\./g, ''));
   if (norm.includes('%')) norm = norm.replace(/%/g, ' percent ');
   norm = norm.toLowerCase();
+  for (let n = expressions(norm).length; n > 0; n--) emit(MATH_TERM, Kind.Word);
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
     const c0 = t.charCodeAt(0);
@@ -166,6 +190,7 @@ export function contentWeight(text: string): number {
     w += weak ? WEAK_WEIGHT : 1;
   };
   const norm = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
+  if (expressions(norm).length) add(MATH_TERM, false);
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
     if (CJK_RUN.test(t)) {
@@ -210,6 +235,8 @@ export function terms(text: string): string[] {
 export function surfaceWords(text: string): Map<string, string> {
   const out = new Map<string, string>();
   const norm = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
+  const math = expressions(norm)[0];
+  if (math) out.set(MATH_TERM, math);
   for (const m of norm.matchAll(SCAN)) {
     const run = m[0];
     if (CJK_RUN.test(run)) {

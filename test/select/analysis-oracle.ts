@@ -2,7 +2,7 @@
 // before it was made faster (session 4), kept verbatim as the oracle. The index must not change by
 // a byte, so the new analysis has to give exactly these terms, in this order.
 import type { ToolContract } from '../../src/contract/types.js';
-import { Kind, splitIdentifiers, type Token } from '../../src/select/tokenize.js';
+import { expressions, Kind, MATH_TERM, splitIdentifiers, type Token } from '../../src/select/tokenize.js';
 import type { DocStats } from '../../src/select/model.js';
 import { stem } from '../../src/select/stem.js';
 import { QUERY_STOP, STOP, STOP_CHARS } from '../../src/select/stopwords.js';
@@ -52,6 +52,8 @@ export function oldTokenize(text: string, opts: { query?: boolean } = {}): Token
     .replace(ACRONYM, (a) => a.replace(/\./g, ''))
     .replace(/%/g, ' percent ')
     .toLowerCase();
+  // A deliberate change since (issue 26): each arithmetic expression is one typed term, first.
+  for (let n = expressions(norm).length; n > 0; n--) out.push({ term: MATH_TERM, kind: Kind.Word });
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
     if (CJK_RUN.test(t)) {

@@ -51,6 +51,11 @@ describe('selection on the shipped registry', () => {
     expect(await ids('zzqqxx blorfle')).toEqual([]);
   });
 
+  it('sends an arithmetic expression to the calculator, whatever words are around it', async () => {
+    for (const q of ['what is 17*23', 'work out 17*23', "what's 144 / 12 + 7?", '你能算算 (15+27)/6 吗'])
+      expect(await first(q), q).toBe('calculator');
+  });
+
   it('never lets a session make an unrelated request return tools', async () => {
     expect(await ids('convert 5 miles to km', ['--session', 'leak'])).toEqual([
       'convert_units',

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Kind, splitIdentifiers, surfaceWords, terms, tokenize } from '../../src/select/tokenize.js';
+import {
+  expressions,
+  Kind,
+  MATH_TERM,
+  splitIdentifiers,
+  surfaceWords,
+  terms,
+  tokenize,
+} from '../../src/select/tokenize.js';
 import { stem } from '../../src/select/stem.js';
 
 describe('tokenize', () => {
@@ -21,6 +29,26 @@ describe('tokenize', () => {
     expect(terms('The Forecasts for the Cities')).toEqual(['forecast', 'citi']);
     expect(terms('sending emails')).toEqual(terms('send email'));
     expect(terms('top 10 results in 2024')).toEqual(['top', 'result']);
+  });
+
+  it('makes an arithmetic expression one typed term, on both sides, and leaves dates, ranges and ids alone', () => {
+    for (const [text, expr] of [
+      ['what is 17*23', '17*23'],
+      ['work out 17*23', '17*23'],
+      ['(3+4)*2^10', '(3+4)*2^10'],
+      ["what's 144 / 12 + 7?", '144 / 12 + 7'],
+      ['3×(4+5)÷2', '3×(4+5)÷2'],
+      ['2^16 - 1', '2^16 - 1'],
+      ['帮我算一下 (15+27)/6', '(15+27)/6'],
+      ['sqrt(144) + log(100, 10)', '(144) + log(100'],
+    ])
+      expect(expressions(text.toLowerCase()), text).toEqual([expr]);
+    for (const text of ['2024-05-01', '1/2/2024 + 3', 'x86-64', '17-5', 'node 18+', '15:00 today', '15% of 80'])
+      expect(expressions(text.toLowerCase()), text).toEqual([]);
+    expect(tokenize('work out 17*23', { query: true }).map((t) => t.term)).toEqual([MATH_TERM, 'work']);
+    expect(terms('e.g. "(3 + 4) * 2^10" or 5 * 6')).toEqual([MATH_TERM, MATH_TERM]);
+    // The why column shows the expression the user wrote.
+    expect(surfaceWords('what is 17*23').get(MATH_TERM)).toBe('17*23');
   });
 
   it('drops request fillers only from queries', () => {
