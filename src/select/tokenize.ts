@@ -28,8 +28,7 @@ const ACRONYM = /\b(?:\p{L}\.){2,}/gu;
 // ("17*23", "(3+4)*2^10", "144 / 12 + 7", "3×(4+5)÷2", "sqrt(144) + log(100, 10)"). A minus counts
 // only with a space after it ("17 - 5"): unspaced it is as often a range or an identifier (5-10,
 // x86-64). Dates are taken out first (2024-05-01, 1/2/2024).
-const EXPR =
-  /(?:\(\s*)*\d[\d.,]*\)*(?:\s*(?:\*\*|[+*/×÷^]|-(?=\s))\s*(?:\p{L}+\()?\(*\s*\d[\d.,]*\)*)+/gu;
+const EXPR = /(?:\(\s*)*\d[\d.,]*\)*(?:\s*(?:\*\*|[+*/×÷^]|-(?=\s))\s*(?:\p{L}+\()?\(*\s*\d[\d.,]*\)*)+/gu;
 const MAY_MATH = /[\d)]\s*(?:[+*/×÷^]|-\s)/;
 const DATE = /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}/g;
 
