@@ -3,7 +3,6 @@
 // question travels to the tool's caller and back.
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'yaml';
 import { cli, testConfigEnv } from '../helpers.js';
 import { loader } from '../../src/loaders/mcp.js';
