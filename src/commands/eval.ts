@@ -3,13 +3,11 @@ import { resolve } from 'node:path';
 import { resolveProject } from '../config.js';
 import { usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
-import { renderTable } from '../output/table.js';
+import { printChanges, printReport } from '../output/eval.js';
 import type { QueryChange } from '../select/compare.js';
 import { evaluate, readCases, RANKERS, type EvalCase, type EvalReport, type Ranker } from '../select/evaluate.js';
 import { evaluateAgainst, failedThresholds, parseThreshold } from '../select/gate.js';
 import { parseTop } from './select.js';
-
-const SHOW = 20;
 
 /**
  * `toolbox eval [cases.jsonl]`: R@1, R@5, R@10, P@1, NDCG@10, MRR of the selector over the labelled
@@ -101,49 +99,4 @@ export async function evalCommand(
   for (const f of failed)
     ctx.io.stdout.write(`${ctx.style.red('below threshold:')} ${f.metric} ${f.got.toFixed(3)} < ${f.min}\n`);
   return code;
-}
-
-function printReport(ctx: CommandContext, report: EvalReport, top: number): void {
-  const s = ctx.style;
-  const m = report.metrics;
-  ctx.io.stdout.write(
-    renderTable(
-      ['R@1', 'R@5', 'R@10', 'P@1', 'NDCG@10', 'MRR', 'queries'],
-      [
-        [m['r@1'], m['r@5'], m['r@10'], m['p@1'], m['ndcg@10'], m.mrr]
-          .map((x) => x.toFixed(3))
-          .concat(String(report.queries)),
-      ],
-      { align: ['r', 'r', 'r', 'r', 'r', 'r', 'r'], header: s.dim },
-    ),
-  );
-  if (!report.misses.length) return;
-  ctx.io.stdout.write(`\n${report.misses.length} of ${report.queries} queries missed (first tool not relevant):\n`);
-  for (const miss of report.misses.slice(0, SHOW)) {
-    const where = miss.rank ? `relevant at #${miss.rank}` : `relevant not in the top ${top}`;
-    const at = miss.file ? `${miss.file}:${miss.line}` : 'example';
-    ctx.io.stdout.write(
-      `  ${s.dim(at)} "${miss.query}"\n    want ${miss.relevant.join(', ')} (${where}); got ${miss.got.join(', ') || 'nothing'}\n`,
-    );
-  }
-  if (report.misses.length > SHOW)
-    ctx.io.stdout.write(s.dim(`  … and ${report.misses.length - SHOW} more (--json lists all)\n`));
-}
-
-function printChanges(ctx: CommandContext, changes: QueryChange[], base: { label: string }): void {
-  const s = ctx.style;
-  if (!changes.length) {
-    ctx.io.stdout.write(`\nno query changed its first tool or R@5 against ${base.label}\n`);
-    return;
-  }
-  const n = (v: QueryChange['verdict']) => changes.filter((c) => c.verdict === v).length;
-  ctx.io.stdout.write(
-    `\n${changes.length} queries changed against ${base.label}: ${n('worse')} worse, ${n('better')} better, ${n('moved')} moved\n`,
-  );
-  for (const c of changes) {
-    const tag = c.verdict === 'worse' ? s.red('worse') : c.verdict === 'better' ? s.green('better') : 'moved';
-    ctx.io.stdout.write(
-      `  ${tag} "${c.query}"${c.source === 'example' ? s.dim(' (example)') : ''}: first ${c.before.top1 ?? 'nothing'} → ${c.after.top1 ?? 'nothing'}, R@5 ${c.before.r5.toFixed(2)} → ${c.after.r5.toFixed(2)}\n    ${c.causes.length ? `because ${c.causes.join('; ')}` : 'no contract among these tools changed (collection statistics or the ranker did)'}\n`,
-    );
-  }
 }
