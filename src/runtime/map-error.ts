@@ -1,6 +1,12 @@
 import type { ResolvedLimits } from '../sandbox/types.js';
 import { ExitCode, InternalError, ToolboxError } from '../errors.js';
 import { isToolRunError } from '../sandbox/tool-run-error.js';
+import { explainFailure, type CallFacts } from './refusal.js';
+
+const firstLine = (s: string) => {
+  const l = s.split('\n')[0] ?? '';
+  return l.length > 200 ? `${l.slice(0, 200)}…` : l;
+};
 
 const mib = (b: number) =>
   b >= 1 << 30
@@ -9,34 +15,40 @@ const mib = (b: number) =>
       ? `${+(b / (1 << 20)).toFixed(1)}M`
       : `${Math.round(b / 1024)}K`;
 
-/** How to raise each limit, and its current value, for the message. */
+/** Each limit: what it is, its value in force, the contract setting, and a value to raise it to. */
 function limitText(limit: string, limits: ResolvedLimits | undefined): { what: string; raise: string } {
   const l = limits;
+  const twice = (b: number) => mib(b * 2);
   switch (limit) {
     case 'cpu':
       return {
-        what: `the CPU time limit${l ? ` (${l.cpuSeconds} s)` : ''}`,
-        raise: 'raise `sandbox: { cpu: <seconds> }` in the contract',
+        what: `the CPU time limit${l ? ` (${l.cpuSeconds} s, sandbox.cpu)` : ' (sandbox.cpu)'}`,
+        raise: `raise \`sandbox: { cpu: ${l ? l.cpuSeconds * 2 : 60} }\` (seconds) in the contract`,
       };
     case 'memory':
       return {
-        what: `the memory limit${l ? ` (${mib(l.memoryBytes)})` : ''}`,
-        raise: 'raise `sandbox: { memory: 1G }` in the contract',
+        what: `the memory limit${l ? ` (${mib(l.memoryBytes)}, sandbox.memory)` : ' (sandbox.memory)'}`,
+        raise: `raise \`sandbox: { memory: ${l ? twice(l.memoryBytes) : '1G'} }\` in the contract`,
       };
     case 'output':
       return {
-        what: `the output limit${l ? ` (${mib(l.outputBytes)})` : ''}`,
-        raise: 'raise `sandbox: { output: 8M }` in the contract, or make the tool return less',
+        what: `the output limit${l ? ` (${mib(l.outputBytes)}, sandbox.output)` : ' (sandbox.output)'}`,
+        raise: `raise \`sandbox: { output: ${l ? twice(l.outputBytes) : '8M'} }\` in the contract, or make the tool return less`,
       };
     case 'file_size':
       return {
-        what: `the file size limit${l ? ` (${mib(l.fileSizeBytes)})` : ''}`,
-        raise: 'raise `sandbox: { file_size: 64M }` in the contract',
+        what: `the file size limit${l ? ` (${mib(l.fileSizeBytes)}, sandbox.file_size)` : ' (sandbox.file_size)'}`,
+        raise: `raise \`sandbox: { file_size: ${l ? twice(l.fileSizeBytes) : '64M'} }\` in the contract`,
       };
     case 'processes':
       return {
-        what: `the process limit${l ? ` (${l.processes})` : ''}`,
-        raise: 'raise `sandbox: { processes: <n> }` in the contract',
+        what: `the process limit${l ? ` (${l.processes}, sandbox.processes)` : ' (sandbox.processes)'}`,
+        raise: `raise \`sandbox: { processes: ${l ? l.processes * 2 : 128} }\` in the contract`,
+      };
+    case 'open_files':
+      return {
+        what: `the open files limit${l ? ` (${l.openFiles}, sandbox.open_files)` : ' (sandbox.open_files)'}`,
+        raise: `raise \`sandbox: { open_files: ${l ? l.openFiles * 4 : 1024} }\` in the contract`,
       };
     default:
       return { what: `a resource limit (${limit})`, raise: 'raise the matching `sandbox:` value in the contract' };
@@ -51,7 +63,7 @@ function limitText(limit: string, limits: ResolvedLimits | undefined): { what: s
 export function mapCallError(
   e: unknown,
   id: string,
-  opts: { aborted: boolean; limits?: ResolvedLimits },
+  opts: { aborted: boolean; limits?: ResolvedLimits; call?: CallFacts },
 ): ToolboxError {
   if (opts.aborted)
     return new ToolboxError('cancelled', `call of tool '${id}' cancelled`, { exitCode: ExitCode.cancelled });
@@ -61,26 +73,51 @@ export function mapCallError(
     if (e.traceback) details.traceback = e.traceback;
     if (e.logs) details.logs = e.logs;
     if (e.rejected) details.rejected = true;
+    // What the sandbox refused, read from the failure's text (errno messages) and the call's settings.
+    const why =
+      e.kind === 'failed' && opts.call
+        ? explainFailure([e.message, e.logs ?? ''].join('\n'), { ...opts.call, tier: e.tier ?? opts.call.tier })
+        : undefined;
+    if (why?.kind === 'refusal')
+      return new ToolboxError(why.code, why.message, {
+        exitCode: ExitCode.permission,
+        hint: why.hint,
+        details: { ...details, refusal: why.code, tier: e.tier },
+      });
+    if (why?.kind === 'limit') {
+      details.limit = why.limit;
+      const t = limitText(why.limit, opts.limits);
+      return new ToolboxError(
+        'tool_limit',
+        `the sandbox refused: tool '${id}' reached ${t.what} (${firstLine(e.message)})`,
+        {
+          exitCode: ExitCode.limit,
+          hint: `To allow more, ${t.raise}.`,
+          details,
+        },
+      );
+    }
     if (e.kind === 'limit') {
       details.limit = e.limit ?? 'unknown';
       if (e.limit === 'timeout' || e.limit === undefined) {
         const secs = opts.limits ? ` after ${+(opts.limits.timeoutMs / 1000).toFixed(3)} s` : '';
-        return new ToolboxError('tool_timeout', `tool '${id}' timed out${secs} and was stopped.`, {
+        return new ToolboxError('tool_timeout', `the sandbox stopped tool '${id}': it timed out${secs}.`, {
           exitCode: ExitCode.limit,
           hint: 'Raise `timeout:` in the contract (seconds, or 500ms / 2m), `runtime.timeout` in toolbox.config.yaml, or pass --timeout 2m.',
           details,
         });
       }
       const t = limitText(e.limit, opts.limits);
-      return new ToolboxError('tool_limit', `tool '${id}' hit ${t.what} and was stopped.`, {
+      return new ToolboxError('tool_limit', `the sandbox stopped tool '${id}': it hit ${t.what}.`, {
         exitCode: ExitCode.limit,
         hint: `To allow more, ${t.raise}.`,
         details,
       });
     }
+    const more = e.traceback ? 'Re-run with --verbose to see the traceback.' : undefined;
     return new ToolboxError('tool_failed', `tool '${id}' failed: ${e.message}`, {
       exitCode: ExitCode.toolFailed,
-      hint: e.traceback ? 'Re-run with --verbose to see the traceback.' : undefined,
+      hint: why?.kind === 'hint' ? [why.hint, more].filter(Boolean).join(' ') : more,
       details,
     });
   }

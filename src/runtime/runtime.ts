@@ -15,6 +15,8 @@ import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { checkOutput } from './format.js';
 import { shapeOutput } from './content.js';
 import { countsAsFailure, mapCallError } from './map-error.js';
+import type { CallFacts } from './refusal.js';
+import { ownPaths } from './own-paths.js';
 import { assertCanUse } from '../policy/permissions.js';
 import { grantedPaths, sandboxPathsFor } from '../policy/grants.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
@@ -117,6 +119,7 @@ export class Runtime {
     if (req.signal?.aborted) ac.abort();
     else req.signal?.addEventListener('abort', onAbort, { once: true });
     let limits: ResolvedLimits | undefined;
+    let facts: CallFacts | undefined;
     let callStart: number | undefined;
     // Only what happens once the tool is loaded or running can be the tool's fault (breaker).
     let toolPhase = false;
@@ -137,6 +140,13 @@ export class Runtime {
       Object.assign(stats, { cacheHit: hit, loadMs });
       const ctx = await this.callContext(c, req, ac.signal);
       limits = ctx.limits;
+      facts = {
+        network: ctx.network,
+        root: this.project.root,
+        visible: [...ownPaths(this.project.root, c), ...ctx.readOnlyPaths],
+        contract: c,
+        file: entry.file,
+      };
       callStart = performance.now();
       // Probe with the project's state dir first, so the tier comes from .toolbox/cache/sandbox.json
       // instead of trial runs in every process.
@@ -174,7 +184,7 @@ export class Runtime {
       return result;
     } catch (e) {
       if (callStart !== undefined && stats.runMs === 0) stats.runMs = performance.now() - callStart;
-      const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits });
+      const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits, call: facts });
       if (!stats.tier && e instanceof ToolRunError && e.tier) stats.tier = e.tier;
       if (toolPhase && countsAsFailure(err)) this.breaker.failure(c.id);
       this.log(c.id, req, {

@@ -37,8 +37,11 @@ export interface Started {
 function childEnv(spec: Pick<SandboxSpec, 'env'>, workDir: string): Record<string, string> {
   const env: Record<string, string> = { PATH: DEFAULT_PATH };
   for (const [k, v] of Object.entries(spec.env)) if (!k.startsWith('LD_') && typeof v === 'string') env[k] = v;
+  // The call's scratch folder: writable, empty, removed after the call (runners in worker mode
+  // give each call a folder of its own inside it). Documented for tools as TOOLBOX_SCRATCH.
   env.HOME = workDir;
   env.TMPDIR = workDir;
+  env.TOOLBOX_SCRATCH = workDir;
   return env;
 }
 

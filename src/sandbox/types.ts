@@ -75,7 +75,7 @@ export interface SandboxSpec {
 }
 
 /** Which limit stopped the process, if any. */
-export type LimitHit = 'timeout' | 'cpu' | 'memory' | 'output' | 'file_size' | 'processes';
+export type LimitHit = 'timeout' | 'cpu' | 'memory' | 'output' | 'file_size' | 'processes' | 'open_files';
 
 export interface SandboxResult {
   exitCode: number | null;

@@ -15,11 +15,12 @@ const limits = {
 
 describe('mapCallError', () => {
   it.each([
-    ['cpu', /CPU time limit \(10 s\)/, /sandbox: \{ cpu/],
-    ['memory', /memory limit \(512M\)/, /sandbox: \{ memory/],
-    ['output', /output limit \(1M\)/, /sandbox: \{ output/],
-    ['file_size', /file size limit \(16M\)/, /sandbox: \{ file_size/],
-    ['processes', /process limit \(64\)/, /sandbox: \{ processes/],
+    ['cpu', /CPU time limit \(10 s, sandbox\.cpu\)/, /sandbox: \{ cpu: 20 \}/],
+    ['memory', /memory limit \(512M, sandbox\.memory\)/, /sandbox: \{ memory: 1G \}/],
+    ['output', /output limit \(1M, sandbox\.output\)/, /sandbox: \{ output: 2M \}/],
+    ['file_size', /file size limit \(16M, sandbox\.file_size\)/, /sandbox: \{ file_size: 32M \}/],
+    ['processes', /process limit \(64, sandbox\.processes\)/, /sandbox: \{ processes: 128 \}/],
+    ['open_files', /open files limit \(256, sandbox\.open_files\)/, /sandbox: \{ open_files: 1024 \}/],
   ] as const)('limit %s → tool_limit exit 5 naming it and how to raise it', (limit, msg, hint) => {
     const e = mapCallError(new ToolRunError({ kind: 'limit', limit, message: 'x' }), 't', { aborted: false, limits });
     expect(e).toMatchObject({ code: 'tool_limit', exitCode: 5, details: { limit } });

@@ -15,7 +15,7 @@ afterEach(() => {
 describe.each(tiers)('tier %s', (tier) => {
   const run = (spec: Parameters<typeof runSandboxed>[0]) => onTier(tier, () => runSandboxed(spec));
 
-  it('passes exactly the given environment (no parent secrets), with HOME and TMPDIR in the work dir', async () => {
+  it('passes exactly the given environment (no parent secrets), with HOME, TMPDIR and TOOLBOX_SCRATCH in the work dir', async () => {
     process.env.TOOLBOX_TEST_PARENT_SECRET = 'do-not-leak';
     try {
       const r = await run(await fixtureSpec('env.js', [], { env: { ALLOWED: 'yes', LD_PRELOAD: '/nope.so' } }));
@@ -26,9 +26,10 @@ describe.each(tiers)('tier %s', (tier) => {
       expect(env.NODE_EXTRA_CA_CERTS).toBeUndefined();
       expect(env.HOME).toBe(r.workDir);
       expect(env.TMPDIR).toBe(r.workDir);
+      expect(env.TOOLBOX_SCRATCH).toBe(r.workDir);
       expect(env.PATH).toBeTruthy();
       const extra = Object.keys(env).filter(
-        (k) => !['ALLOWED', 'HOME', 'TMPDIR', 'PATH', 'PWD', 'TOOLBOX_SANDBOX_ID'].includes(k),
+        (k) => !['ALLOWED', 'HOME', 'TMPDIR', 'TOOLBOX_SCRATCH', 'PATH', 'PWD', 'TOOLBOX_SANDBOX_ID'].includes(k),
       );
       expect(extra).toEqual([]);
     } finally {

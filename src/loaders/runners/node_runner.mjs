@@ -12,8 +12,8 @@
 //
 // Replies: {"ok": true, "result"} or {"ok": false, "error": {"kind", "type", "message", "traceback"}},
 // kind one of module_not_found, import_failed, function_not_found, exception, not_serializable.
-import { readFileSync, writeSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const RS = '\x1e';
@@ -224,6 +224,29 @@ async function oneShot() {
   writeAll(fd > 0 ? fd : 1, encode(reply));
 }
 
+const WORK = process.env.TOOLBOX_SCRATCH || process.env.TMPDIR || process.cwd();
+const SCRATCH_VARS = ['TOOLBOX_SCRATCH', 'TMPDIR', 'HOME'];
+
+/** Worker mode: each call gets its own empty scratch folder (TOOLBOX_SCRATCH, TMPDIR, HOME, cwd), removed after it. */
+function enterScratch(id) {
+  const path = join(WORK, `call-${id}`);
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch {
+    return undefined;
+  }
+  for (const k of SCRATCH_VARS) process.env[k] = path;
+  process.chdir(path);
+  return path;
+}
+
+function leaveScratch(path) {
+  if (!path) return;
+  process.chdir(WORK);
+  for (const k of SCRATCH_VARS) process.env[k] = WORK;
+  rmSync(path, { recursive: true, force: true });
+}
+
 async function worker() {
   const { createInterface } = await import('node:readline');
   const send = (reply) => writeAll(1, RS + encode({ ...reply, cpu: cpuSeconds() }) + '\n');
@@ -283,7 +306,13 @@ async function worker() {
           writeAll(1, RS + encode({ id: req.id, ask: { rid: n, ...q } }) + '\n');
         }),
     };
-    const reply = await call(fn, req.args, channel);
+    const scratch = enterScratch(req.id);
+    let reply;
+    try {
+      reply = await call(fn, req.args, channel);
+    } finally {
+      leaveScratch(scratch);
+    }
     send({ ...reply, id: req.id, logs: take() });
   }
 }

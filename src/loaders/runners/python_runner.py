@@ -265,6 +265,36 @@ class _Capture(io.TextIOBase):
         return s
 
 
+_WORK = os.environ.get("TOOLBOX_SCRATCH") or os.environ.get("TMPDIR") or os.getcwd()
+
+
+def _enter_scratch(call_id):
+    """Worker mode: each call gets its own empty scratch folder (TOOLBOX_SCRATCH, TMPDIR, HOME, cwd),
+    removed after the call, as a one-shot run's whole work folder is."""
+    path = os.path.join(_WORK, "call-%s" % call_id)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return None
+    for k in ("TOOLBOX_SCRATCH", "TMPDIR", "HOME"):
+        os.environ[k] = path
+    tf = sys.modules.get("tempfile")
+    if tf is not None:
+        tf.tempdir = None  # computed again from TMPDIR
+    os.chdir(path)
+    return path
+
+
+def _leave_scratch(path):
+    if path is None:
+        return
+    import shutil
+    os.chdir(_WORK)
+    for k in ("TOOLBOX_SCRATCH", "TMPDIR", "HOME"):
+        os.environ[k] = _WORK
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def one_shot():
     req = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     fd = int(os.environ.get("TOOLBOX_RESULT_FD", "0") or 0)
@@ -316,7 +346,11 @@ def worker():
         if "id" not in req:
             continue  # a late answer to a question the tool stopped waiting for
         channel = _WorkerChannel(write, requests.readline, req.get("id"))
-        reply = call(fn, req.get("args") or {}, channel)
+        scratch = _enter_scratch(req.get("id"))
+        try:
+            reply = call(fn, req.get("args") or {}, channel)
+        finally:
+            _leave_scratch(scratch)
         reply["id"] = req.get("id")
         capture.flush()
         reply["logs"] = capture.take()

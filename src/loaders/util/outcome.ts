@@ -57,6 +57,8 @@ export function limitMessage(limit: LimitHit, limits: ResolvedLimits): string {
       return `file size limit of ${size(limits.fileSizeBytes)} exceeded`;
     case 'processes':
       return `process limit of ${limits.processes} exceeded`;
+    case 'open_files':
+      return `open files limit of ${limits.openFiles} exceeded`;
   }
 }
 
