@@ -99,7 +99,7 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' } },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.mjs', 'scripts/**/*.mjs', 'bin/**/*.js', '*.js', '*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.mjs', 'scripts/**/*.mjs', 'examples/**/*.mjs', 'bin/**/*.js', '*.js', '*.ts'],
     languageOptions: {
       globals: {
         process: 'readonly',

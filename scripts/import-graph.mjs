@@ -24,7 +24,7 @@ export const FLOORS = [
   ['lint', 'mcp'], // validate and its rules; the MCP client side and `import mcp`
   ['loaders', 'scaffold'], // one file per loader type; init / new
   ['runtime'], // Runtime.invoke: the one pipeline
-  ['serve', 'daemon', 'doctor'], // the MCP server; the resident daemon and its client; doctor
+  ['serve', 'daemon', 'doctor', 'agent'], // the MCP server; the resident daemon and its client; doctor; agent loops' helpers
   ['output', 'report'], // what commands show: formatters, tables, colour, the command context; HTML reports
   ['commands'], // thin commands
   ['dispatch', 'fast-path'], // a command module by name; select/run's own argv parser

@@ -61,3 +61,29 @@ export {
 } from './select/deferral.js';
 export type { McpToolDefinition } from './contract/mcp-tool.js';
 export { validateProject } from './lint/validate.js';
+export {
+  selectDefinitions,
+  selectContracts,
+  deferredCatalog,
+  toolSearchTool,
+  SEARCH_TOOL_NAME,
+  type AgentDefinitionFormat,
+  type AgentDefinitionsByFormat,
+} from './agent/tools.js';
+export { runToolCall, answerToolSearch, selectExecutableTools, toolErrorText } from './agent/calls.js';
+export type {
+  AgentOptions,
+  SelectForAgentOptions,
+  RunForAgentOptions,
+  OpenAIChatToolCall,
+  OpenAIChatToolMessage,
+  OpenAIFunctionCall,
+  OpenAIFunctionCallOutput,
+  OpenAIToolSearchCall,
+  OpenAIResponsesToolDefinition,
+  OpenAIToolSearchTool,
+  AnthropicToolUse,
+  AnthropicToolResult,
+  AnthropicSearchTool,
+  ExecutableTool,
+} from './agent/types.js';
