@@ -46,6 +46,7 @@ export async function validateCommand(
       cwd: ctx.io.cwd,
       signal: ctx.io.signal,
       locked: Boolean(opts.locked),
+      env: ctx.io.env,
       ...(given.length ? { files: given } : {}),
     });
   } finally {

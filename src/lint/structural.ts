@@ -80,6 +80,14 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     docs: 'A contract may bind only non-secret paths inside its project; grant more per project and tool in your own ~/.config/toolbox/grants.yaml.',
   },
   {
+    id: 'sandbox-env',
+    // An error when the variable is set where validate runs (run refuses the tool), else a warning.
+    severity: 'error',
+    description:
+      'A tool with the network open asks for a credential (`AWS_*`, `*_TOKEN`, `*_SECRET*`, `*_KEY`, `*PASSWORD*`, `DATABASE_URL`, …) in `sandbox.env` or `requires.env` that you have not granted it.',
+    docs: 'Grant it per project and tool in your own ~/.config/toolbox/grants.yaml (`env: [NAME]`), only if you trust the tool with it.',
+  },
+  {
     id: 'grants-outdated',
     severity: 'warning',
     description:

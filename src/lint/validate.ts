@@ -27,6 +27,8 @@ import {
   runnableContractDiagnostics,
   type RunnableTool,
 } from './runnable/index.js';
+import { envProblems } from '../policy/credentials.js';
+import type { Env } from '../util/env.js';
 import type { LintFile, LintSettings, RuleMeta } from './types.js';
 
 /** Counts for the end of a report. */
@@ -65,6 +67,8 @@ export interface ValidateOptions {
    * registry is still read: duplicate ids and look-alike descriptions need the other tools.
    */
   files?: string[];
+  /** The environment a credential would come from (default process.env): see `sandbox-env`. */
+  env?: Env;
 }
 
 /**
@@ -244,6 +248,20 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
     const runnable: RunnableTool = { file, contract: parsed.contract, locate: parsed.locate };
     for (const d of runnableContractDiagnostics(project, runnable, settings.severity)) diagnostics.push(d);
     if (readsCode(runnable) && (!only || only.has(file))) withCode.push(runnable);
+    // An error when your credential is set (run would refuse the tool); a warning while it is not.
+    for (const pr of envProblems(project.root, parsed.contract, () => grants, opts.env ?? process.env)) {
+      const pos = parsed.locate(pr.path);
+      diagnostics.push({
+        file,
+        line: pos.line,
+        column: pos.column,
+        severity: pr.set ? 'error' : 'warning',
+        rule: 'sandbox-env',
+        path: pr.path.join('.'),
+        message: pr.message,
+        hint: pr.hint,
+      });
+    }
     tools++;
     if (only?.has(file)) toolsInFiles++;
     byId.set(parsed.contract.id, { file, line });

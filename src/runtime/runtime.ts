@@ -19,6 +19,7 @@ import type { CallFacts } from './refusal.js';
 import { ownPaths } from './own-paths.js';
 import { assertCanUse } from '../policy/permissions.js';
 import { grantedPaths, sandboxPathsFor } from '../policy/grants.js';
+import { assertEnvGranted } from '../policy/credentials.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
 import { capResult } from './cap.js';
@@ -231,6 +232,8 @@ export class Runtime {
     const { resolveLimits } = await import('../sandbox/index.js');
     const limits = resolveLimits(c.sandbox, c.timeout ?? this.project.config.runtime?.timeout, req.timeoutMs);
     const host = this.opts.env ?? process.env;
+    // A credential goes to a tool with the network open only when the user granted it (policy/credentials.ts).
+    assertEnvGranted(this.project.root, c, host);
     const env: Record<string, string> = {};
     // Variables the contract allows, plus those it declares it needs: values only from the host, never logged.
     for (const name of [...(c.sandbox?.env ?? []), ...(c.requires?.env ?? [])]) {

@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ToolContract } from '../../src/contract/types.js';
 import { envTemplate, parseLauncher } from '../../src/mcp/sources.js';
-import { cli, tempProject } from '../helpers.js';
+import { cli, tempProject, grantInTests } from '../helpers.js';
 import { makeServerWheel, NODE_SERVER } from './tiny-servers.js';
 
 type Tool = { id: string; tool: string; status: string; file: string; note?: string };
@@ -167,6 +167,10 @@ describe('--url with auth headers from env vars', () => {
     const c = contractOf(file);
     expect(c.loader_config.headers).toEqual({ Authorization: 'Bearer ${API_TOKEN}' });
     expect(c.requires?.env).toEqual(['API_TOKEN']);
+    // A credential sent over the network needs the user's grant (issue 23 item 7), as a user would give it.
+    const refused = await cli(['run', 'whoami', '--json'], { cwd: p.dir, env: { API_TOKEN: 's3cret-token' } });
+    expect(refused.errorJson?.error.code).toBe('sandbox_env_denied');
+    grantInTests(p.dir, { env: ['API_TOKEN'] }, 'whoami');
     const run = await cli(['run', 'whoami', '--json'], { cwd: p.dir, env: { API_TOKEN: 's3cret-token' } });
     expect(run.json.result).toBe('authorised');
     expect((await cli(['run', 'whoami', '--json'], { cwd: p.dir })).code).toBe(6);

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, REPO } from '../helpers.js';
+import { cli, grantInTests, REPO } from '../helpers.js';
 import { listen } from './shipped-helpers.js';
 
 let dir = '';
@@ -15,6 +15,8 @@ beforeAll(() => {
   const skipCaches = (src: string) => !src.includes('__pycache__');
   cpSync(join(REPO, 'tool_registry'), join(dir, 'tool_registry'), { recursive: true, filter: skipCaches });
   cpSync(join(REPO, 'my_tools'), join(dir, 'my_tools'), { recursive: true, filter: skipCaches });
+  // general_search sends BRAVE_API_KEY over the network: the user's grant (issue 23 item 7).
+  grantInTests(dir, { env: ['BRAVE_API_KEY'] }, 'general_search');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

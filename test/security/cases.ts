@@ -320,6 +320,12 @@ export const CASES = {
     attack: "a grants file in the old form (`tools:` keyed by tool id alone) would grant any project's tool of that id",
     outcome: 'refused',
   },
+  'env-credential-network': {
+    item: '23.7',
+    attack:
+      'a tool with the network open names `GITHUB_TOKEN` or `AWS_SECRET_ACCESS_KEY` in `sandbox.env` / `requires.env`',
+    outcome: 'refused',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

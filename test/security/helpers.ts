@@ -29,9 +29,9 @@ export function project(files: Record<string, string> = {}) {
   return p;
 }
 
-/** Run the CLI in process on a forced tier. */
-export function runOn(tier: SandboxTier, dir: string, argv: string[]) {
-  return onTier(tier, () => cli(argv, { cwd: dir }));
+/** Run the CLI in process on a forced tier (with extra environment variables for the command). */
+export function runOn(tier: SandboxTier, dir: string, argv: string[], env?: NodeJS.ProcessEnv) {
+  return onTier(tier, () => cli(argv, { cwd: dir, ...(env ? { env } : {}) }));
 }
 
 /** A throwaway folder, removed by the returned function. */

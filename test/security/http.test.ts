@@ -6,6 +6,7 @@ import { resolveProject } from '../../src/config.js';
 import type { ToolboxError } from '../../src/errors.js';
 import { expected } from './cases.js';
 import { contract, project } from './helpers.js';
+import { grantInTests } from '../helpers.js';
 
 const SECRET = 'sk-live/4711 top+secret';
 const seen: { server: string; url: string; headers: IncomingHttpHeaders }[] = [];
@@ -51,6 +52,8 @@ beforeAll(async () => {
     'tool_registry/redir.yaml': tool('redir', `http://127.0.0.1:${a.port}/redirect`),
     'tool_registry/echo.yaml': tool('echo', `http://127.0.0.1:${a.port}/echo`),
   });
+  // The key goes over the network: the user grants it to these tools (issue 23 item 7).
+  grantInTests(p.dir, { env: ['API_KEY'] });
   rt = new Runtime(resolveProject({ cwd: p.dir }), { env: { API_KEY: SECRET } });
 });
 afterAll(async () => {

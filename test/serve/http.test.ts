@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { cli } from '../helpers.js';
+import { cli, grantInTests } from '../helpers.js';
 import { errCode, httpServe, serveProject } from './fixtures.js';
 
 const proj = serveProject();
@@ -153,6 +153,8 @@ describe('toolbox serve --http --expose all', () => {
           headers: { Authorization: 'Bearer ${TBX_TOKEN}' },
           tool: 'add_numbers',
         });
+        // The token goes over the network: the user grants it to the imported tools (issue 23 item 7).
+        grantInTests(other.dir, { env: ['TBX_TOKEN'] });
         const run = await cli(['run', 'remote_add_numbers', '--a', '2', '--b', '3', '--json'], { cwd: other.dir, env });
         expect(run.code).toBe(0);
         expect(run.json.result).toEqual({ sum: 5 });
