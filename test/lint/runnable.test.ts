@@ -268,6 +268,8 @@ describe('no false errors', () => {
     const fn = /function: (\w+)/.exec(text)![1]!;
     writeFileSync(f, text.replace(`function: ${fn}`, `function: ${fn}x`));
     const bad = await cli(['validate', '--no-routing', '--json'], { cwd: copy.dir });
-    expect(bad.json.diagnostics.map((d: { rule: string; message: string }) => d.rule)).toEqual(['loader-function']);
+    // (The copy's send_email and general_search ask for credentials you have not granted: sandbox-env warnings.)
+    const rules = bad.json.diagnostics.map((d: { rule: string; message: string }) => d.rule);
+    expect(rules.filter((r: string) => r !== 'sandbox-env')).toEqual(['loader-function']);
   });
 });

@@ -102,6 +102,19 @@ describe('issue 23 item 7: credentials need the user grant when the network is o
     expect(at(unset)).toEqual(['aws_post.yaml:9:19 warning', 'gh_issues.yaml:8:33 warning']);
   });
 
+  it("another project's grant of GITHUB_TOKEN to its gh_issues does not reach this project's gh_issues", async () => {
+    const other = project({ 'tool_registry/gh_issues.yaml': contract('gh_issues', 'http', '{ url: "http://127.0.0.1:9/" }') });
+    try {
+      grantInTests(other.dir, { env: ['GITHUB_TOKEN'] }, 'gh_issues');
+      grantInTests(other.dir, { env: ['GITHUB_TOKEN'] });
+      const r = await runOn(tier, p.dir, ['run', 'gh_issues', '--json'], env);
+      expect([r.code, r.errorJson?.error.code]).toEqual([3, 'sandbox_env_denied']);
+      expect(got).toEqual([]);
+    } finally {
+      other.cleanup();
+    }
+  });
+
   it('without the network a tool may have it; with the user grant for this tool the request goes out', async () => {
     const off = await runOn(tier, p.dir, ['run', 'offline', '--json'], env);
     expect(off.errorJson?.error.code).not.toBe('sandbox_env_denied');
