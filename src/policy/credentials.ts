@@ -50,12 +50,7 @@ export interface EnvProblem {
  * granted to this tool of this project. Empty for a tool without network (nothing can leave). `set`
  * says whether `env` (the environment toolbox runs in) holds the variable.
  */
-export function envProblems(
-  root: string,
-  c: ToolContract,
-  grants: () => UserGrants,
-  env: Env,
-): EnvProblem[] {
+export function envProblems(root: string, c: ToolContract, grants: () => UserGrants, env: Env): EnvProblem[] {
   if (c.sandbox?.network !== true) return [];
   const asked: { name: string; path: (string | number)[] }[] = [];
   (c.sandbox.env ?? []).forEach((name, i) => asked.push({ name, path: ['sandbox', 'env', i] }));

@@ -103,7 +103,9 @@ describe('issue 23 item 7: credentials need the user grant when the network is o
   });
 
   it("another project's grant of GITHUB_TOKEN to its gh_issues does not reach this project's gh_issues", async () => {
-    const other = project({ 'tool_registry/gh_issues.yaml': contract('gh_issues', 'http', '{ url: "http://127.0.0.1:9/" }') });
+    const other = project({
+      'tool_registry/gh_issues.yaml': contract('gh_issues', 'http', '{ url: "http://127.0.0.1:9/" }'),
+    });
     try {
       grantInTests(other.dir, { env: ['GITHUB_TOKEN'] }, 'gh_issues');
       grantInTests(other.dir, { env: ['GITHUB_TOKEN'] });
