@@ -19,7 +19,7 @@ export const FLOORS = [
   ['contract', 'telemetry'], // the contract format; the tracing switch
   ['config'], // the project and its toolbox.config.yaml
   ['registry', 'sandbox', 'policy'], // contracts found and indexed; isolation; permissions and sessions
-  ['deps'], // per-tool dependency checks (run inside the sandbox)
+  ['deps', 'state'], // per-tool dependency checks (run inside the sandbox); the connection to a shared state store (Redis)
   ['lock', 'select'], // toolbox.lock; the selector
   ['lint', 'mcp'], // validate and its rules; the MCP client side and `import mcp`
   ['loaders', 'scaffold'], // one file per loader type; init / new

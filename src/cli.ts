@@ -177,7 +177,8 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
 
   program
     .command('stats')
-    .description('per-tool call statistics from .toolbox/calls.jsonl')
+    .description("per-tool call statistics from .toolbox/calls.jsonl (or a deployment's shared state)")
+    .option('--state <url>', 'read the calls and breakers of every process sharing this store (redis://host:port/db)')
     .option('--report <file>', 'also write a self-contained HTML report (calls over time, latency, breakers)')
     .option('--force', 'with --report: overwrite a file that is not an earlier toolbox report')
     .action(lazy('stats', 'statsCommand'));
@@ -204,6 +205,15 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .option('--user <user>', 'caller identity for permissions')
     .option('--role <role>', 'caller role for permissions')
     .option('--locked', 'refuse tools that differ from toolbox.lock')
+    .option('--state <url>', 'share breaker, call log, limits and sessions with other replicas (redis://host:port/db)')
+    .option(
+      '--drain <duration>',
+      'with --http: on SIGTERM, let calls in flight finish for up to this long (default 30s)',
+    )
+    .option('--client-rate <rate>', 'with --http: requests per client, e.g. 600/min (across replicas with --state)')
+    .option('--global-rate <rate>', 'with --http: requests in total, e.g. 6000/min (across replicas with --state)')
+    .option('--global-in-flight <n>', 'with --http: requests in flight in total (across replicas with --state)')
+    .option('--trust-proxy', "with --http: a client's address is the last X-Forwarded-For entry (behind a balancer)")
     .option('--sampling-requests <n>', 'sampling requests a tool may send the client per call (default 5; 0: none)')
     .option('--sampling-max-tokens <n>', "maxTokens of a tool's sampling request is capped at this (default 1024)")
     .addOption(

@@ -19,8 +19,13 @@ export interface IO {
   stdinIsTTY?: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Aborted on Ctrl+C. */
+  /** Aborted on Ctrl+C (reason 'SIGINT') or SIGTERM (reason 'SIGTERM'). */
   signal?: AbortSignal;
+  /**
+   * A command that was asked to stop by a signal and finished what that asks (`serve --http` drained
+   * its calls after SIGTERM) says so: the process then exits with the command's code instead of 130.
+   */
+  stoppedGracefully?: () => void;
   /**
    * Set by a long-lived host (the resident daemon, src/daemon/): the object kept under `key` for
    * this caller's environment, made with `make` the first time. `run` keeps its Runtime (warm

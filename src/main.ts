@@ -139,10 +139,11 @@ export function outputError(stream: 'stdout' | 'stderr', e: NodeJS.ErrnoExceptio
 export async function main(argv: string[]): Promise<number> {
   const ac = new AbortController();
   let interrupted = false;
-  const onSig = () => {
+  // The signal's name is the abort reason: `serve --http` drains on SIGTERM and stops at once on SIGINT.
+  const onSig = (name: NodeJS.Signals) => {
     if (interrupted) process.exit(ExitCode.cancelled);
     interrupted = true;
-    ac.abort();
+    ac.abort(name);
   };
   process.on('SIGINT', onSig);
   process.on('SIGTERM', onSig);
@@ -170,7 +171,8 @@ export async function main(argv: string[]): Promise<number> {
       process.exit(ExitCode.output);
     });
   }
-  const io = processIO(ac.signal);
+  let graceful = false;
+  const io: IO = { ...processIO(ac.signal), stoppedGracefully: () => (graceful = true) };
   const code = await run(argv, io);
-  return interrupted ? ExitCode.cancelled : code;
+  return interrupted && !graceful ? ExitCode.cancelled : code;
 }

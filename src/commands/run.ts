@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolveProject } from '../config.js';
+import { resolveProject, type Project } from '../config.js';
 import { exitCodeTable, ToolboxError } from '../errors.js';
 import { printJson, spinner, type CommandContext } from '../output/context.js';
 import { Runtime } from '../runtime/runtime.js';
-import { collectToolArgs, splitRunArgv } from '../runtime/run-argv.js';
+import { collectToolArgs, splitRunArgv, type RunOptions } from '../runtime/run-argv.js';
+import type { SharedState } from '../state/shared.js';
 import { requireDuration } from '../runtime/duration.js';
+import { openState } from './shared-state.js';
 
 /** `toolbox run <id> [--<param> <value> ...]`: one call through the runtime pipeline. */
 export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<number> {
@@ -17,19 +19,42 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
     return 0;
   }
   const o = splitRunArgv((args[1] as string[] | undefined) ?? []);
-  const json = ctx.opts.json || o.json;
   const verbose = ctx.opts.verbose || o.verbose;
-  const { io, style } = ctx;
+  const { io } = ctx;
   const project = resolveProject({
     cwd: io.cwd,
     registry: o.registry ?? ctx.opts.registry,
     config: o.config ?? ctx.opts.config,
   });
+  const opened = await openState({ ...ctx, opts: { ...ctx.opts, verbose } }, o.state, project.root);
+  try {
+    return await runWith(ctx, id, o, project, opened?.state);
+  } finally {
+    await opened?.release();
+  }
+}
+
+async function runWith(
+  ctx: CommandContext,
+  id: string,
+  o: RunOptions,
+  project: Project,
+  shared: SharedState | undefined,
+): Promise<number> {
+  const json = ctx.opts.json || o.json;
+  const verbose = ctx.opts.verbose || o.verbose;
+  const { io, style } = ctx;
   // On a terminal the tool runs as a worker, so it can ask the person questions (elicitation) mid-call.
   const interactive = Boolean(io.stdinIsTTY && io.stderr.isTTY) && !json;
-  const opts = { verbose, env: io.env, via: 'cli', ...(o.locked ? { locked: true } : {}) };
+  const opts = {
+    verbose,
+    env: io.env,
+    via: 'cli',
+    ...(o.locked ? { locked: true } : {}),
+    ...(shared ? { shared } : {}),
+  };
   // Under the daemon one Runtime per project, config and options stays, with its warm workers.
-  const kept = io.keep?.(JSON.stringify(['run', project, opts.verbose, opts.locked]), () => {
+  const kept = io.keep?.(JSON.stringify(['run', project, opts.verbose, opts.locked, shared?.url.url]), () => {
     return new Runtime(project, { ...opts, longRunning: true, via: 'daemon' });
   });
   const runtime = kept ?? new Runtime(project, { ...opts, longRunning: interactive });
@@ -80,7 +105,10 @@ export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<
       details: e.details,
     });
   } finally {
-    if (!kept) await runtime.close();
+    if (!kept) {
+      await runtime.shared?.settle(); // the call's log record reaches the store before the process ends
+      await runtime.close();
+    }
   }
   spin?.stop();
   const files = res.content ? await import('../output/content-files.js') : undefined;

@@ -3,6 +3,11 @@ import { usageError } from '../errors.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { takeTelemetryWarning } from '../telemetry/state.js';
 import { takeStateWarnings } from '../util/state.js';
+import type { Project } from '../config.js';
+import type { RelayLimits } from '../serve/relay-limits.js';
+import type { SharedState } from '../state/shared.js';
+import { openState, stateNotice } from './shared-state.js';
+import type { HttpFlags } from './serve-http.js';
 
 /**
  * `toolbox serve [--http PORT [--host H] [--token-env NAME | --no-auth]] [--expose search|all] [--user U | --role R]`
@@ -35,6 +40,31 @@ export async function serveCommand(
   const expose = opts.expose === 'all' ? 'all' : 'search';
   // What a tool may relay (notifications, sampling, elicitation): the user's settings and flags only.
   const { relay, ignored } = (await import('../serve/relay-limits.js')).relayLimitsFor(project.root, opts);
+  const httpFlags = port === undefined ? undefined : (await import('./serve-http.js')).parseHttpFlags(opts);
+  const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
+  const opened = await openState(ctx, opts.state, project.root, say);
+  try {
+    return await serveWith(ctx, project, opts, { expose, port, relay, ignored, httpFlags }, opened?.state, say);
+  } finally {
+    await opened?.release();
+  }
+}
+
+async function serveWith(
+  ctx: CommandContext,
+  project: Project,
+  opts: Record<string, unknown>,
+  o: {
+    expose: 'search' | 'all';
+    port: number | undefined;
+    relay: RelayLimits;
+    ignored: string | undefined;
+    httpFlags: HttpFlags | undefined;
+  },
+  shared: SharedState | undefined,
+  say: (s: string) => void,
+): Promise<number> {
+  const { expose, port, relay, ignored, httpFlags } = o;
   const { ServeCore } = await import('../serve/core.js');
   const core = new ServeCore(project, {
     expose,
@@ -43,8 +73,12 @@ export async function serveCommand(
     env: ctx.io.env,
     relay,
     ...(opts.locked ? { locked: true } : {}),
+    ...(shared ? { shared } : {}),
   });
-  const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
+  // Redis going away and coming back is said as it happens: calls go on meanwhile, on local state.
+  const offState = shared?.onChange((s) =>
+    say(s.health === 'connected' ? ctx.style.dim(stateNotice(s)) : ctx.style.yellow(stateNotice(s))),
+  );
   try {
     const warm = await core.start();
     const traceWarning = takeTelemetryWarning();
@@ -55,37 +89,15 @@ export async function serveCommand(
     if (ignored) say(ctx.style.yellow(`ignoring your settings: ${ignored}`));
     for (const f of warm.failed) say(ctx.style.yellow(`warm tool '${f.id}' failed to load: ${f.error.message}`));
     if (port !== undefined) {
-      const { serveHttp, isLoopbackHost } = await import('../serve/http.js');
-      const { resolveHttpAuth } = await import('../serve/auth.js');
-      const { authJson, authNotice } = await import('../output/serve-notice.js');
-      const host = String(opts.host ?? '127.0.0.1');
-      const auth = resolveHttpAuth({
-        env: ctx.io.env,
-        ...(opts.tokenEnv !== undefined ? { tokenEnv: String(opts.tokenEnv) } : {}),
-        noAuth: opts.auth === false,
-        allowOtherUsers: Boolean(opts.allowOtherUsers),
-        loopback: isLoopbackHost(host),
-        host,
-      });
-      await serveHttp(core, {
-        port,
-        host,
-        auth: auth.auth,
-        signal: ctx.io.signal,
-        onListening: (url, info) => {
-          if (ctx.opts.json)
-            printJson(ctx, { url, expose, tools, transport: 'streamable-http', auth: authJson(auth, info) });
-          say(`listening on ${url}`);
-          authNotice(ctx, auth, { url, host, expose, tools, ...info });
-        },
-        onSessionClosed: ctx.opts.verbose ? (id, reason) => say(ctx.style.dim(`session ${id} ${reason}`)) : undefined,
-      });
+      const { serveHttpCommand } = await import('./serve-http.js');
+      await serveHttpCommand(ctx, core, opts, { port, expose, tools, flags: httpFlags!, say });
     } else {
       const { serveStdio } = await import('../serve/stdio.js');
       // The MCP channel is the process's own stdin/stdout (the IO sinks are text-only).
       await serveStdio(core, { stdin: process.stdin, stdout: process.stdout, signal: ctx.io.signal });
     }
   } finally {
+    offState?.();
     await core.close();
   }
   say('stopped');

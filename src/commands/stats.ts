@@ -3,18 +3,25 @@ import { resolveProject } from '../config.js';
 import { printJson, type CommandContext } from '../output/context.js';
 import { renderTable } from '../output/table.js';
 import { statsSource, summarise } from '../runtime/stats.js';
+import { openState } from './shared-state.js';
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const ms = (x: number | null) => (x === null ? '-' : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
 
-/** `toolbox stats`: per-tool numbers from .toolbox/calls.jsonl and the breaker state. */
+/** `toolbox stats [--state URL]`: per-tool numbers from the call log and the breaker state (this project's, or a deployment's). */
 export async function statsCommand(
   ctx: CommandContext,
   _args: unknown[],
   opts: Record<string, unknown>,
 ): Promise<number> {
   const project = resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config });
-  const source = statsSource(project);
+  const opened = await openState(ctx, opts.state, project.root);
+  let source;
+  try {
+    source = await statsSource(project, { shared: opened?.state });
+  } finally {
+    await opened?.release();
+  }
   const stats = summarise(source.records, source.breaker);
   if (opts.report !== undefined) {
     const { writeStatsReport } = await import('../report/index.js');
@@ -32,7 +39,7 @@ export async function statsCommand(
     return 0;
   }
   if (stats.length === 0) {
-    ctx.io.stderr.write('No calls recorded yet (.toolbox/calls.jsonl is empty). Run a tool with `toolbox run <id>`.\n');
+    ctx.io.stderr.write(`No calls recorded yet (${source.label} is empty). Run a tool with \`toolbox run <id>\`.\n`);
     return 0;
   }
   const s = ctx.style;

@@ -107,20 +107,7 @@ export class Breaker {
       return;
     }
     const until = t < rec.openUntil ? rec.openUntil : rec.trialAt! + this.settings.cooldownMs;
-    const secs = Math.max(1, Math.ceil((until - t) / 1000));
-    const why =
-      t < rec.openUntil
-        ? `it failed ${this.settings.failures} times within ${this.settings.windowMs / 1000} s`
-        : 'a trial call after its cool-down is still running';
-    throw new ToolboxError(
-      'circuit_open',
-      `tool '${id}' is temporarily refused: ${why}. It reopens at ${new Date(until).toISOString()} (in ${secs} s).`,
-      {
-        exitCode: ExitCode.toolFailed,
-        hint: 'Wait for the cool-down, fix the tool, or delete .toolbox/breaker.json to reset it (thresholds: runtime.breaker in toolbox.config.yaml).',
-        details: { reopensAt: new Date(until).toISOString(), retryAfterSeconds: secs },
-      },
-    );
+    throw circuitOpen(id, until, t, t >= rec.openUntil, this.settings);
   }
 
   /** A call succeeded: the circuit closes and the failure count starts again. */
@@ -133,6 +120,32 @@ export class Breaker {
     const t = this.now();
     this.update(id, (r) => afterFailure(r, t, this.settings));
   }
+}
+
+/**
+ * The refusal of a call while a tool's circuit is open (`trial`: its one trial call after the
+ * cool-down is running, here or in another replica) until `until`, seen at time `t`.
+ */
+export function circuitOpen(
+  id: string,
+  until: number,
+  t: number,
+  trial: boolean,
+  settings: BreakerSettings,
+): ToolboxError {
+  const secs = Math.max(1, Math.ceil((until - t) / 1000));
+  const why = trial
+    ? 'a trial call after its cool-down is still running'
+    : `it failed ${settings.failures} times within ${settings.windowMs / 1000} s`;
+  return new ToolboxError(
+    'circuit_open',
+    `tool '${id}' is temporarily refused: ${why}. It reopens at ${new Date(until).toISOString()} (in ${secs} s).`,
+    {
+      exitCode: ExitCode.toolFailed,
+      hint: 'Wait for the cool-down, fix the tool, or delete .toolbox/breaker.json to reset it (thresholds: runtime.breaker in toolbox.config.yaml).',
+      details: { reopensAt: new Date(until).toISOString(), retryAfterSeconds: secs },
+    },
+  );
 }
 
 /**

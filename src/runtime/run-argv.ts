@@ -17,6 +17,8 @@ export interface RunOptions {
   config?: string;
   /** Folder where non-text result blocks (images, audio, resources) are saved. */
   out?: string;
+  /** A shared state store (redis://…): the breaker and call log of a deployment. */
+  state?: string;
   noColor: boolean;
   /** Everything else: the tool's own flags, in order. */
   toolFlags: string[];
@@ -32,6 +34,7 @@ const VALUED: Record<string, keyof RunOptions> = {
   '--registry': 'registry',
   '--config': 'config',
   '--out': 'out',
+  '--state': 'state',
 };
 
 /** run's own flags (for shell completion). */

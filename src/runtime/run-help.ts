@@ -17,6 +17,7 @@ Options:
   --session <id>       session id recorded with the call
   --user <user>        caller identity for permissions
   --role <role>        caller role for permissions
+  --state <url>        share the breaker and call log with other processes (redis://host:port/db)
   -h, --help           with an id: that tool's parameters; without: this text
 
 Global options:

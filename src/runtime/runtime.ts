@@ -10,6 +10,8 @@ import { findTool } from '../registry/registry.js';
 import { readSession, recordSessionEvent } from '../policy/session.js';
 import { Breaker, breakerSettings } from './breaker.js';
 import { appendCall, CALL_LOG_FILES } from './call-log.js';
+import type { SharedState } from '../state/shared.js';
+import { SharedRuntimeState } from './shared.js';
 import { checkState } from '../util/state.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { checkOutput } from './format.js';
@@ -43,6 +45,11 @@ export interface RuntimeOptions {
   now?: () => number;
   /** Refuse tools that differ from toolbox.lock (default: config `locked`). */
   locked?: boolean;
+  /**
+   * A store shared with other processes (`--state redis://…`): the breaker and the call log go there
+   * (`.toolbox/` while it is unreachable). The caller owns the connection.
+   */
+  shared?: SharedState;
 }
 
 // A backstop over the sandbox's own timeout, for loaders whose work is not a sandboxed process
@@ -69,6 +76,8 @@ export class Runtime {
   private readonly entries = new Map<string, { entry: ToolEntry; key: string }>();
   private readonly cache: ToolCache;
   private readonly breaker: Breaker;
+  /** The deployment's breaker and call log, with `--state` (else undefined: `.toolbox/` only). */
+  readonly shared?: SharedRuntimeState;
   private sandboxInfo?: Promise<SandboxInfo | undefined>;
 
   constructor(project: Project, opts: RuntimeOptions = {}) {
@@ -79,7 +88,9 @@ export class Runtime {
       verbose: Boolean(opts.verbose),
       env: opts.env,
     });
-    this.breaker = new Breaker(project.stateDir, breakerSettings(project.config), opts.now);
+    const settings = breakerSettings(project.config);
+    this.breaker = new Breaker(project.stateDir, settings, opts.now);
+    if (opts.shared) this.shared = new SharedRuntimeState(opts.shared, settings, this.breaker, project.stateDir);
   }
 
   /** The tool's contract entry (parsed lazily; re-read when its file changes). Throws unknown_tool (exit 2). */
@@ -135,7 +146,8 @@ export class Runtime {
       const args = (req.args ?? {}) as Record<string, unknown>;
       checkArgShape(c.id, args);
       validateArgs(c, args, req.argStyle);
-      this.breaker.check(c.id);
+      if (this.shared) await this.shared.check(c.id);
+      else this.breaker.check(c.id);
       toolPhase = true;
       const { tool, hit, loadMs } = await this.cache.get(entry, fileKey(entry.file), req.session);
       Object.assign(stats, { cacheHit: hit, loadMs });
@@ -179,7 +191,9 @@ export class Runtime {
         warnings,
         ...(out.logs ? { logs: out.logs } : {}),
       };
-      this.breaker.success(c.id);
+      // Not awaited with a store: it goes out before any later command on the same connection.
+      if (this.shared) void this.shared.success(c.id);
+      else this.breaker.success(c.id);
       this.log(c.id, req, { ok: true, outcome: 'ok', exitCode: 0, ...stats, durationMs: result.durationMs });
       if (req.session) recordSessionEvent(this.project, req.session, { kind: 'run', tools: [c.id] });
       return result;
@@ -187,7 +201,10 @@ export class Runtime {
       if (callStart !== undefined && stats.runMs === 0) stats.runMs = performance.now() - callStart;
       const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits, call: facts });
       if (!stats.tier && e instanceof ToolRunError && e.tier) stats.tier = e.tier;
-      if (toolPhase && countsAsFailure(err)) this.breaker.failure(c.id);
+      if (toolPhase && countsAsFailure(err)) {
+        if (this.shared) await this.shared.failure(c.id);
+        else this.breaker.failure(c.id);
+      }
       this.log(c.id, req, {
         ok: false,
         outcome: err.code,
@@ -225,6 +242,7 @@ export class Runtime {
 
   /** Release every loaded tool (workers, server connections). */
   async close(): Promise<void> {
+    this.shared?.close();
     await this.cache.clear();
   }
 
@@ -300,7 +318,7 @@ export class Runtime {
       tier?: string;
     },
   ): void {
-    appendCall(this.project.stateDir, {
+    const rec = {
       ts: new Date().toISOString(),
       tool,
       ok: r.ok,
@@ -313,7 +331,9 @@ export class Runtime {
       ...(r.tier ? { sandbox: r.tier } : {}),
       ...(req.session ? { session: req.session } : {}),
       via: this.opts.via ?? 'library',
-    });
+    };
+    if (this.shared) this.shared.log(rec);
+    else appendCall(this.project.stateDir, rec);
   }
 }
 

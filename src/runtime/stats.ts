@@ -1,7 +1,17 @@
 import type { Project } from '../config.js';
 import { join } from 'node:path';
-import { Breaker, breakerSettings, type BreakerSettings, type BreakerState } from './breaker.js';
+import { ExitCode, ToolboxError } from '../errors.js';
+import {
+  Breaker,
+  breakerSettings,
+  type BreakerRecord,
+  type BreakerSettings,
+  type BreakerState,
+  type BreakerStatus,
+} from './breaker.js';
 import { readCalls, type CallRecord } from './call-log.js';
+import type { SharedState } from '../state/shared.js';
+import { readShared } from './shared.js';
 
 /** Per-tool summary of the call log, as `toolbox stats` shows it. Times in ms. */
 export interface ToolStats {
@@ -52,8 +62,13 @@ export function breakerFailure(r: CallRecord): boolean {
   return !r.ok && (r.exitCode === 4 || r.exitCode === 5) && r.outcome !== 'circuit_open' && r.outcome !== 'cancelled';
 }
 
+/** The breakers' states now, per tool (the project's breaker file, or the records of a shared store). */
+export interface BreakerView {
+  all(): Record<string, BreakerStatus>;
+}
+
 /** Summarise call records per tool (sorted by tool id). */
-export function summarise(records: CallRecord[], breaker?: Breaker): ToolStats[] {
+export function summarise(records: CallRecord[], breaker?: BreakerView): ToolStats[] {
   const byTool = new Map<string, CallRecord[]>();
   for (const r of records) {
     const list = byTool.get(r.tool) ?? [];
@@ -97,15 +112,12 @@ export interface StatsSource {
   /** For people: where the records were read. */
   label: string;
   records: CallRecord[];
-  breaker: Breaker;
+  breaker: BreakerView;
   settings: BreakerSettings;
 }
 
-/**
- * The one place `stats` and `stats --report` read a project's calls: .toolbox/calls.jsonl (and its
- * rotated generation) and .toolbox/breaker.json. A shared state store plugs in here.
- */
-export function statsSource(project: Project): StatsSource {
+/** The project's own source: .toolbox/calls.jsonl (and its rotated generation) and .toolbox/breaker.json. */
+function localSource(project: Project): StatsSource {
   const settings = breakerSettings(project.config);
   return {
     label: join(project.stateDir, 'calls.jsonl'),
@@ -115,8 +127,39 @@ export function statsSource(project: Project): StatsSource {
   };
 }
 
+/**
+ * The one place `stats` and `stats --report` read a project's calls: with a shared store
+ * (`--state`), the call log and breakers of every process that shares it; else .toolbox/calls.jsonl
+ * (and its rotated generation) and .toolbox/breaker.json. Throws state_unreachable when the store
+ * cannot be read (a figure from one machine would pass for the deployment's).
+ */
+export async function statsSource(project: Project, opts: { shared?: SharedState } = {}): Promise<StatsSource> {
+  if (!opts.shared) return localSource(project);
+  const settings = breakerSettings(project.config);
+  const got = await readShared(opts.shared, settings);
+  if (!got) {
+    const s = opts.shared.status();
+    throw new ToolboxError(
+      'state_unreachable',
+      `cannot read the shared state at ${s.url}${s.lastError ? `: ${s.lastError}` : ''}`,
+      {
+        exitCode: ExitCode.registry,
+        hint: "Check that Redis is running and reachable, or run without --state for this machine's .toolbox/ only.",
+      },
+    );
+  }
+  const view = new Breaker(project.stateDir, settings);
+  const breakers: Record<string, BreakerRecord> = got.breakers;
+  return {
+    label: `${opts.shared.url.shown} (shared)`,
+    records: got.records,
+    breaker: { all: () => Object.fromEntries(Object.entries(breakers).map(([id, r]) => [id, view.status(id, r)])) },
+    settings,
+  };
+}
+
 /** Stats of a project from .toolbox/calls.jsonl and .toolbox/breaker.json. */
 export function projectStats(project: Project): ToolStats[] {
-  const src = statsSource(project);
+  const src = localSource(project);
   return summarise(src.records, src.breaker);
 }

@@ -14,6 +14,8 @@ import { ensureTelemetry } from '../telemetry/state.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
 import { MemoryStore, type ServeStore } from './store.js';
+import { RedisStore } from './redis-store.js';
+import type { SharedState } from '../state/shared.js';
 import { Exchanges } from './input-required.js';
 import { Tasks } from './tasks.js';
 import { publishResult } from './result-resources.js';
@@ -40,8 +42,13 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   /** Refuse tools that differ from toolbox.lock (default: config `locked`). */
   locked?: boolean;
-  /** Where state that outlives one request is kept (default: this process's memory). */
+  /** Where state that outlives one request is kept (default: this process's memory; Redis with `shared`). */
   store?: ServeStore;
+  /**
+   * The store shared by the replicas of a deployment (`--state redis://…`): the breaker, the call
+   * log, client limits and what the protocol keeps across requests go there. The caller owns it.
+   */
+  shared?: SharedState;
   /** How long a call waits, suspended, for a 2026-07-28 client's answers (default 2 min). */
   inputWaitMs?: number;
   /** How long a call that may be a task runs before it becomes one, unless it went to the background (1 s). */
@@ -79,6 +86,10 @@ export class ServeCore {
   /** Change events for 2026-07-28 subscriptions/listen streams, over the store's pub/sub. */
   readonly events: ServerEventBus;
   private reg?: { registry: Registry; at: number };
+  /** The deployment's shared store, when there is one. */
+  get shared(): SharedState | undefined {
+    return this.opts.shared;
+  }
   private watcher?: RegistryWatcher;
   private readonly toolsListeners = new Set<() => void>();
 
@@ -92,6 +103,7 @@ export class ServeCore {
       verbose: opts.verbose,
       env: opts.env,
       ...(opts.locked ? { locked: true } : {}),
+      ...(opts.shared ? { shared: opts.shared } : {}),
     });
     // Per tool: as many calls as the tool has warm workers (runtime.pool_size), so a slow tool's
     // backlog never takes the slots another tool needs.
@@ -100,7 +112,7 @@ export class ServeCore {
       opts.maxQueued ?? 1000,
       project.config.runtime?.pool_size ?? 4,
     );
-    this.store = opts.store ?? new MemoryStore();
+    this.store = opts.store ?? (opts.shared ? new RedisStore(opts.shared) : new MemoryStore());
     this.tasks = new Tasks(this.store);
     this.callerKey = JSON.stringify([opts.caller.user ?? null, opts.caller.role ?? null]);
     this.events = storeBus(this.store);

@@ -36,6 +36,8 @@ export interface Refusal {
   drop?: boolean;
 }
 
+const LOOPBACK_NAME = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/;
+
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** `Authorization: Bearer <token>` compared in constant time; undefined when it matches (or no token is set). */
@@ -74,6 +76,9 @@ export function checkOrigin(req: IncomingMessage, allowedHosts: string[]): Refus
 export function checkHost(req: IncomingMessage, allowedHosts: string[]): Refusal | undefined {
   const host = (req.headers.host ?? '').toLowerCase();
   if (allowedHosts.includes(host)) return undefined;
+  // A loopback name on another port is no rebinding (a page's Host is the name it resolved): a load
+  // balancer on this machine forwards its own front's Host.
+  if (LOOPBACK_NAME.test(host)) return undefined;
   return { status: 403, message: `Forbidden: Host ${req.headers.host ?? '(none)'} is not this server` };
 }
 

@@ -8,6 +8,8 @@ import { toolDef } from './definitions.js';
 import { headerParams, paramHeaderMismatch } from './param-headers.js';
 import { DRAIN_MS, LegacySessions, type SessionCloseReason } from './sessions.js';
 import { sendWebResponse, toWebRequest } from './web.js';
+import { answerHealth, RETRY_AFTER_S } from './health.js';
+import { ClientLimits, type ClientLimitSettings } from './client-limits.js';
 import { AuthGate, peerCheckWorks, type HttpAuth } from './auth.js';
 import {
   checkHost,
@@ -40,7 +42,22 @@ export interface HttpOptions {
   token?: string;
   /** Header/body time limits, body size, per-client requests in flight. */
   limits?: Partial<HttpLimits>;
+  /**
+   * When this aborts the server drains: /readyz and new calls answer 503 with Retry-After, calls in
+   * flight go on for up to `drainMs` (default 30 s), then it stops as on `signal`.
+   */
+  drainSignal?: AbortSignal;
+  drainMs?: number;
+  /** Told when draining begins and ends (calls still running when it ended were stopped). */
+  onDrain?: (phase: 'start' | 'done', calls: number) => void;
+  /** Rates and the global in-flight limit, across replicas with a shared store (client-limits.ts). */
+  clients?: Omit<ClientLimitSettings, 'perClient'>;
+  /** A client's address is the last one in X-Forwarded-For (set by the balancer in front). */
+  trustProxy?: boolean;
 }
+
+/** How long a draining server lets calls in flight finish (`--drain`). */
+export const DEFAULT_DRAIN_MS = 30_000;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -133,6 +150,12 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   };
   const sessions = new LegacySessions(core, opts.onSessionClosed);
   let inFlight = 0;
+  let draining = false;
+  // Deployment-wide limits: asked only when there is something to enforce beyond this replica's own.
+  const clientLimits = new ClientLimits({ perClient: limits.maxPerClient, ...opts.clients }, core.shared);
+  const deploymentLimits = Boolean(
+    core.shared || opts.clients?.global || opts.clients?.clientRate || opts.clients?.globalRate,
+  );
   const modern = createMcpHandler(() => createMcpServer(core, { era: 'modern' }), {
     legacy: 'reject',
     bus: core.events,
@@ -143,6 +166,9 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // Health checks first: no token, nothing revealed but a status word (health.ts).
+    if (answerHealth(req, res, core, draining)) return;
+    if (draining) res.setHeader('connection', 'close'); // the balancer reconnects to another replica
     // Cheap checks first, before reading a body or counting anything against the sessions.
     const hosts = allowedHosts(opts.host, port);
     const denied =
@@ -179,6 +205,30 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
           });
         res.once('close', more);
       }
+    }
+    // Draining: nothing new starts here (a notification, a DELETE still reach their session).
+    if (draining && (answersCall(parsed) || req.method === 'GET'))
+      return jsonRpcError(
+        res,
+        503,
+        'This server is shutting down: send the request again (another replica will answer)',
+        -32000,
+        { 'retry-after': String(RETRY_AFTER_S) },
+        requestId(parsed),
+      );
+    if (deploymentLimits && req.method === 'POST' && answersCall(parsed)) {
+      const who = clientAddress(req, Boolean(opts.trustProxy));
+      const taken = await clientLimits.take(who, messageCount(parsed));
+      if (typeof taken !== 'function')
+        return jsonRpcError(
+          res,
+          taken.status,
+          taken.message,
+          -32000,
+          { 'retry-after': String(taken.retryAfterS) },
+          requestId(parsed),
+        );
+      res.once('close', taken);
     }
     // Requests being answered (not GET streams, not subscriptions/listen): stopping waits for them.
     if (answersCall(parsed)) {
@@ -236,8 +286,12 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   opts.onListening?.(`http://${shownHost}:${port}/mcp`, { sameUser: Boolean(gate.auth.sameUser) });
   await new Promise<void>((resolve) => {
+    let stopped = false;
     const stop = async () => {
+      if (stopped) return;
+      stopped = true;
       unwatch();
+      clientLimits.close();
       // Stopping: no new connection; every call in flight ends now and is answered (server_stopping)
       // before the connections close, so no client is left waiting for an answer that will not come.
       http.close(() => resolve());
@@ -248,9 +302,31 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       void modern.close().catch(() => undefined);
       http.closeAllConnections();
     };
+    // Draining (SIGTERM): refuse new calls, let those in flight finish (up to drainMs), then stop.
+    const drain = async () => {
+      if (draining || stopped) return;
+      draining = true;
+      opts.onDrain?.('start', Math.max(inFlight, core.active));
+      http.closeIdleConnections();
+      const until = Date.now() + (opts.drainMs ?? DEFAULT_DRAIN_MS);
+      while ((inFlight > 0 || core.active > 0) && Date.now() < until && !stopped)
+        await new Promise((r) => setTimeout(r, 25));
+      opts.onDrain?.('done', Math.max(inFlight, core.active));
+      await stop();
+    };
     if (opts.signal?.aborted) void stop();
     else opts.signal?.addEventListener('abort', () => void stop(), { once: true });
+    if (opts.drainSignal?.aborted) void drain();
+    else opts.drainSignal?.addEventListener('abort', () => void drain(), { once: true });
   });
+}
+
+/** Who a request comes from, for deployment-wide limits: the balancer's X-Forwarded-For when trusted, else the peer. */
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const fwd = req.headers['x-forwarded-for'];
+  if (trustProxy && typeof fwd === 'string' && fwd.trim()) return `a:${fwd.split(',').pop()!.trim()}`;
+  const addr = req.socket.remoteAddress ?? '?';
+  return isLoopbackHost(addr) ? 'local' : `a:${addr}`;
 }
 
 function allowedHosts(host: string, port: number): string[] {

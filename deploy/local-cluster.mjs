@@ -1,0 +1,172 @@
+// The topology of compose.yaml (Redis, toolbox serve replicas, HAProxy with deploy/haproxy.cfg) as
+// processes on loopback, for the tests and `npm run bench -- scale-out`, and for trying it without
+// a container engine:
+//
+//   node deploy/local-cluster.mjs --registry tool_registry [--replicas 3]
+//
+// prints the balancer's URL and the token, and runs until Ctrl+C. Nothing here listens beyond
+// 127.0.0.1.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const HAPROXY_CFG = join(here, 'haproxy.cfg');
+const BIN = resolve(here, '..', 'bin', 'toolbox.js');
+
+/** A free TCP port on 127.0.0.1 (free when asked: good enough for a test on one machine). */
+export function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+const until = async (what, fn, ms = 20_000) => {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      if (await fn()) return;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+function track(child) {
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (c) => (out += c));
+  child.stderr?.on('data', (c) => (err += c));
+  const exited = new Promise((r) => child.once('exit', (code, signal) => r(code ?? signal)));
+  return { child, exited, stdout: () => out, stderr: () => err };
+}
+
+/** redis-server on a loopback port, nothing saved to disk. */
+export async function startRedis(port) {
+  port ??= await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'toolbox-redis-'));
+  const t = track(
+    spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
+  );
+  void t.exited.then(() => rmSync(dir, { recursive: true, force: true }));
+  await until('redis-server', async () => {
+    if (t.child.exitCode !== null) throw new Error(`redis-server exited: ${t.stdout()}${t.stderr()}`);
+    return t.stdout().includes('Ready to accept connections');
+  });
+  return { ...t, port, url: `redis://127.0.0.1:${port}/0`, stop: () => (t.child.kill('SIGTERM'), t.exited) };
+}
+
+/**
+ * `toolbox serve --http PORT` on 127.0.0.1 with the shared state, the token from the environment and
+ * X-Forwarded-For trusted (HAProxy sets it). Resolves once it listens.
+ */
+export async function startReplica(o) {
+  const port = o.port ?? (await freePort());
+  const state = mkdtempSync(join(tmpdir(), 'toolbox-replica-'));
+  const args = [BIN, 'serve', '--registry', o.registry, '--http', String(port), '--host', '127.0.0.1'];
+  args.push('--token-env', 'TOOLBOX_TOKEN', '--trust-proxy', '--json', ...(o.args ?? []));
+  if (o.stateUrl) args.push('--state', o.stateUrl);
+  const t = track(
+    spawn(process.execPath, args, {
+      env: { ...o.env, TOOLBOX_TOKEN: o.token, XDG_STATE_HOME: state },
+      cwd: o.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  void t.exited.then(() => rmSync(state, { recursive: true, force: true }));
+  await until(`replica on ${port}`, async () => {
+    if (t.child.exitCode !== null) throw new Error(`replica exited ${t.child.exitCode}: ${t.stderr()}`);
+    return t.stdout().includes('"url"');
+  });
+  return { ...t, port, url: `http://127.0.0.1:${port}/mcp`, base: `http://127.0.0.1:${port}` };
+}
+
+/** HAProxy with deploy/haproxy.cfg in front of `servers` (three host:port; repeat one for a single replica). */
+export async function startHaproxy(servers, port) {
+  port ??= await freePort();
+  const stats = await freePort();
+  const t = track(
+    spawn('haproxy', ['-f', HAPROXY_CFG, '-db'], {
+      env: {
+        PATH: process.env.PATH,
+        TOOLBOX_LB_BIND: `127.0.0.1:${port}`,
+        TOOLBOX_LB_STATS: `127.0.0.1:${stats}`,
+        TOOLBOX_R1: servers[0],
+        TOOLBOX_R2: servers[1] ?? servers[0],
+        TOOLBOX_R3: servers[2] ?? servers[0],
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await until('haproxy', async () => {
+    if (t.child.exitCode !== null) throw new Error(`haproxy exited: ${t.stderr()}`);
+    return (await fetch(`${base}/readyz`)).status === 200;
+  });
+  return { ...t, port, base, url: `${base}/mcp`, statsUrl: `http://127.0.0.1:${stats}/` };
+}
+
+/** Redis, `replicas` serve processes and HAProxy, on loopback. `stop()` ends them all. */
+export async function startCluster(o) {
+  const token = o.token ?? randomBytes(24).toString('base64url');
+  const redis = o.redis === false ? undefined : await startRedis();
+  const env = o.env ?? { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp' };
+  const replicas = [];
+  for (let i = 0; i < (o.replicas ?? 3); i++)
+    replicas.push(
+      await startReplica({ registry: o.registry, stateUrl: redis?.url, token, env, args: o.args, cwd: o.cwd }),
+    );
+  const lb = await startHaproxy(replicas.map((r) => `127.0.0.1:${r.port}`));
+  /** Start replica `i` again on its port (after it stopped). */
+  const restart = async (i) => {
+    replicas[i] = await startReplica({
+      registry: o.registry,
+      stateUrl: redis?.url,
+      token,
+      env,
+      args: o.args,
+      cwd: o.cwd,
+      port: replicas[i].port,
+    });
+    return replicas[i];
+  };
+  const stop = async () => {
+    for (const p of [lb, ...replicas, redis]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+    await Promise.all([lb, ...replicas, redis].filter(Boolean).map((p) => p.exited));
+  };
+  return { token, headers: { authorization: `Bearer ${token}` }, redis, replicas, lb, restart, stop };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const arg = (name, d) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : d;
+  };
+  const c = await startCluster({
+    registry: resolve(arg('--registry', 'tool_registry')),
+    replicas: Number(arg('--replicas', '3')),
+    env: process.env,
+  });
+  process.stdout.write(
+    `toolbox behind HAProxy: ${c.lb.url}\ntoken: ${c.token}\nHAProxy stats: ${c.lb.statsUrl}\nRedis: ${c.redis.url}\nreplicas: ${c.replicas.map((r) => r.url).join(' ')}\nCtrl+C stops everything.\n`,
+  );
+  await new Promise((r) => process.once('SIGINT', r));
+  await c.stop();
+}

@@ -1,0 +1,154 @@
+// Where state shared between toolbox processes lives: `--state URL`, else $TOOLBOX_STATE_URL, else
+// `state:` in the user's own config (~/.config/toolbox/config.yaml), never the project's (a cloned
+// project must not point a user's calls at its Redis). A URL's password is a secret: every text made
+// from it for people goes through redactUrl() / redactText().
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { ExitCode, ToolboxError } from '../errors.js';
+import { ownedBySelf, userConfigDir } from '../util/user-dirs.js';
+
+/** A parsed state URL. `shown` is the URL without its password: the only form ever printed. */
+export interface StateUrl {
+  /** The URL as given (credentials included): for the client only. */
+  url: string;
+  shown: string;
+  tls: boolean;
+  host: string;
+  port: number;
+  db: number;
+  username?: string;
+  password?: string;
+  /** Key prefix: deployments sharing one Redis database keep apart by it (`?ns=NAME`, default toolbox). */
+  ns: string;
+  /** Where it came from: the flag, the environment, or the user's config file. */
+  source: 'flag' | 'env' | 'config';
+}
+
+export const STATE_ENV = 'TOOLBOX_STATE_URL';
+/** Credentials from the environment when the URL has none (kept out of command lines and `ps`). */
+export const STATE_USER_ENV = 'TOOLBOX_STATE_USERNAME';
+export const STATE_PASSWORD_ENV = 'TOOLBOX_STATE_PASSWORD';
+
+const bad = (shown: string, why: string) =>
+  new ToolboxError('state_url_invalid', `state URL ${shown}: ${why}`, {
+    exitCode: ExitCode.usage,
+    hint: 'Give redis://[user[:password]@]host[:port][/db] or rediss:// for TLS (credentials may come from TOOLBOX_STATE_USERNAME / TOOLBOX_STATE_PASSWORD instead).',
+  });
+
+/** The URL with any password (and a username, which may itself be a token) replaced by `***`. */
+export function redactUrl(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^@/\s?#]*)@/gi, (_all, scheme: string, cred: string) =>
+    cred.includes(':') ? `${scheme}${cred.slice(0, cred.indexOf(':'))}:***@` : `${scheme}***@`,
+  );
+}
+
+/** Any text (an error message from the client library) with URL credentials and the given secrets removed. */
+export function redactText(text: string, secrets: (string | undefined)[] = []): string {
+  let out = redactUrl(text);
+  for (const s of secrets) if (s && s.length >= 3) out = out.split(s).join('***');
+  return out;
+}
+
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+function inside(root: string | undefined, file: string): boolean {
+  if (!root) return false;
+  const r = relative(real(root), real(file));
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
+
+const NS_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Parse a state URL. Throws state_url_invalid (exit 2) for anything but redis:// or rediss://. */
+export function parseStateUrl(text: string, source: StateUrl['source'], env: NodeJS.ProcessEnv = {}): StateUrl {
+  const shownRaw = redactUrl(text.trim());
+  let u: URL;
+  try {
+    u = new URL(text.trim());
+  } catch {
+    throw bad(shownRaw, 'not a URL');
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw bad(shownRaw, `unsupported scheme ${u.protocol}`);
+  if (!u.hostname) throw bad(shownRaw, 'no host');
+  const port = u.port ? Number(u.port) : 6379;
+  const path = u.pathname.replace(/^\//, '');
+  if (path !== '' && !/^\d{1,2}$/.test(path))
+    throw bad(shownRaw, `database '${path}' is not a number (0-15 by default)`);
+  const ns = u.searchParams.get('ns') ?? 'toolbox';
+  if (!NS_RE.test(ns)) throw bad(shownRaw, `ns '${ns}' must be 1-64 letters, digits, '_', '.' or '-'`);
+  for (const k of u.searchParams.keys())
+    if (k !== 'ns') throw bad(shownRaw, `unknown parameter '${k}' (only ns= is understood)`);
+  const username = decodeURIComponent(u.username) || env[STATE_USER_ENV] || undefined;
+  const password = decodeURIComponent(u.password) || env[STATE_PASSWORD_ENV] || undefined;
+  return {
+    url: text.trim(),
+    shown: shownRaw,
+    tls: u.protocol === 'rediss:',
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port,
+    db: path === '' ? 0 : Number(path),
+    ...(username ? { username } : {}),
+    ...(password ? { password } : {}),
+    ns,
+    source,
+  };
+}
+
+/**
+ * The `state:` value of the user's own config file, read without parsing YAML unless the file has a
+ * top-level `state:` line (so commands without shared state pay nothing for it).
+ */
+function userConfigState(): { value: string; file: string } | undefined {
+  const dir = userConfigDir();
+  const file = dir ? join(dir, 'config.yaml') : undefined;
+  if (!file || !existsSync(file)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const m = /^state:[ \t]*(\S[^#\n]*?)?[ \t]*(?:#.*)?$/m.exec(text);
+  if (!m) return undefined;
+  const raw = (m[1] ?? '').replace(/^(['"])(.*)\1$/, '$2');
+  if (!raw)
+    throw new ToolboxError('user_config_invalid', `${file}: state: needs a URL (redis://host:port/db)`, {
+      exitCode: ExitCode.registry,
+      hint: 'Write `state: redis://host:6379/0` in your own toolbox config, or remove the line.',
+    });
+  return { value: raw, file };
+}
+
+/**
+ * The state URL in force: `--state URL` (flag), else $TOOLBOX_STATE_URL, else `state:` in the user's
+ * config (only when it is theirs and outside the project: policy/user-config.ts's rules). Undefined
+ * without any: state stays in `.toolbox/`. `--state off` (or an empty value) turns a URL from the
+ * environment or config off for one command.
+ */
+export function resolveStateUrl(o: {
+  flag?: string;
+  env: NodeJS.ProcessEnv;
+  /** Read the user's config file (false in tests that must not see the machine's). */
+  userConfig?: boolean;
+  /** The project: a config file inside it does not count. */
+  projectRoot?: string;
+}): StateUrl | undefined {
+  if (o.flag !== undefined) {
+    if (o.flag === '' || o.flag === 'off') return undefined;
+    return parseStateUrl(o.flag, 'flag', o.env);
+  }
+  const fromEnv = o.env[STATE_ENV];
+  if (fromEnv !== undefined)
+    return fromEnv === '' || fromEnv === 'off' ? undefined : parseStateUrl(fromEnv, 'env', o.env);
+  if (o.userConfig === false) return undefined;
+  const c = userConfigState();
+  if (!c) return undefined;
+  if (!ownedBySelf(c.file) || !ownedBySelf(dirname(c.file)) || inside(o.projectRoot, c.file)) return undefined;
+  return parseStateUrl(c.value, 'config', o.env);
+}
