@@ -99,7 +99,16 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' } },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.mjs', 'scripts/**/*.mjs', 'examples/**/*.mjs', 'bin/**/*.js', '*.js', '*.ts'],
+    files: [
+      'test/**/*.ts',
+      'bench/**/*.mjs',
+      'scripts/**/*.mjs',
+      'examples/**/*.mjs',
+      'deploy/**/*.mjs',
+      'bin/**/*.js',
+      '*.js',
+      '*.ts',
+    ],
     languageOptions: {
       globals: {
         process: 'readonly',
@@ -114,6 +123,7 @@ export default tseslint.config(
         setInterval: 'readonly',
         clearInterval: 'readonly',
         AbortController: 'readonly',
+        AbortSignal: 'readonly',
         TextDecoder: 'readonly',
         TextEncoder: 'readonly',
       },

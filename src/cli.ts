@@ -173,6 +173,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
   program
     .command('doctor')
     .description('check this machine and registry: runtimes, sandbox, health, state')
+    .option('--state <url>', 'also check this shared state store (default: $TOOLBOX_STATE_URL or your config)')
     .action(lazy('doctor', 'doctorCommand'));
 
   program

@@ -12,11 +12,19 @@ const LABELS: Record<string, string> = {
 };
 
 /** `toolbox doctor`: runtimes, sandbox, registry health, dependencies, state; each problem with its fix. */
-export async function doctorCommand(ctx: CommandContext): Promise<number> {
+export async function doctorCommand(
+  ctx: CommandContext,
+  _args: unknown[] = [],
+  opts: Record<string, unknown> = {},
+): Promise<number> {
   const { io, style: s } = ctx;
   const { runDoctor } = await import('../doctor/index.js');
   const spin = await spinner(ctx, 'checking this machine and registry');
-  const r = await runDoctor({ cwd: io.cwd, registry: ctx.opts.registry, config: ctx.opts.config }, io.env);
+  const r = await runDoctor(
+    { cwd: io.cwd, registry: ctx.opts.registry, config: ctx.opts.config },
+    io.env,
+    opts.state !== undefined ? { state: String(opts.state) } : {},
+  );
   spin.stop();
   const code = r.healthy ? ExitCode.ok : ExitCode.findings;
   if (ctx.opts.json) {
@@ -71,6 +79,16 @@ export async function doctorCommand(ctx: CommandContext): Promise<number> {
       out.push(
         `            ${(i.exists ? i.name : s.dim(i.name)).padEnd(i.exists ? 13 : 13 + s.dim('').length)} ${s.dim(i.what)}`,
       );
+  }
+  if (r.shared) {
+    const sh = r.shared;
+    line(
+      sh.health === 'connected' ? true : 'warn',
+      'shared',
+      sh.health === 'connected'
+        ? `${sh.url} (from ${sh.source}): Redis ${sh.redisVersion ?? '?'}, ping ${sh.pingMs ?? '?'} ms; breaker, call log, limits and serve's sessions are shared`
+        : `${sh.url} (from ${sh.source}): unreachable; calls use local state until it is back`,
+    );
   }
   io.stdout.write(out.join('\n') + '\n');
   if (r.problems.length) {

@@ -1,6 +1,6 @@
 import { resolveProject } from '../config.js';
 import { usageError } from '../errors.js';
-import { printJson, type CommandContext } from '../output/context.js';
+import type { CommandContext } from '../output/context.js';
 import { takeTelemetryWarning } from '../telemetry/state.js';
 import { takeStateWarnings } from '../util/state.js';
 import type { Project } from '../config.js';

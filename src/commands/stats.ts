@@ -8,7 +8,10 @@ import { openState } from './shared-state.js';
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const ms = (x: number | null) => (x === null ? '-' : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
 
-/** `toolbox stats [--state URL]`: per-tool numbers from the call log and the breaker state (this project's, or a deployment's). */
+/**
+ * `toolbox stats [--state URL]`: per-tool numbers from the call log and the breaker state (this
+ * project's, or a deployment's).
+ */
 export async function statsCommand(
   ctx: CommandContext,
   _args: unknown[],

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { checkState, isStateUnsafe } from '../util/state.js';
+import { resolveStateUrl, type StateUrl } from '../state/url.js';
 import { legacyGrantsWarning, loadUserGrants } from '../policy/grants.js';
 import { join } from 'node:path';
 import { resolveProject, type Project, type ProjectOptions } from '../config.js';
@@ -18,7 +19,7 @@ import { which } from '../deps/util.js';
 /** One thing that is wrong (error: doctor exits 1) or weaker than it could be (warning), with its fix. */
 export interface DoctorProblem {
   severity: 'error' | 'warning';
-  area: 'node' | 'python' | 'sandbox' | 'registry' | 'deps' | 'state' | 'grants';
+  area: 'node' | 'python' | 'sandbox' | 'registry' | 'deps' | 'state' | 'grants' | 'shared_state';
   message: string;
   fix: string;
 }
@@ -50,7 +51,19 @@ export interface DoctorReport {
   };
   deps?: { tools: number; ok: number; missing: string[] };
   state: { dir?: string; items: { name: string; path: string; exists: boolean; what: string }[] };
+  /** The shared state store in force (`--state`, $TOOLBOX_STATE_URL, the user's config), never its credentials. */
+  shared?: SharedStateReport;
   problems: DoctorProblem[];
+}
+
+export interface SharedStateReport {
+  url: string;
+  source: string;
+  health: string;
+  lastError?: string;
+  /** Round trip of a PING, ms. */
+  pingMs?: number;
+  redisVersion?: string;
 }
 
 const STATE_ITEMS: [string, string][] = [
@@ -63,7 +76,11 @@ const STATE_ITEMS: [string, string][] = [
   ['servers/', 'MCP servers installed by `toolbox import mcp --npm/--pypi`'],
 ];
 
-export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
+export async function runDoctor(
+  opts: ProjectOptions,
+  env: NodeJS.ProcessEnv,
+  more: { state?: string } = {},
+): Promise<DoctorReport> {
   const problems: DoctorProblem[] = [];
   const report: DoctorReport = {
     healthy: true,
@@ -219,6 +236,45 @@ export async function runDoctor(opts: ProjectOptions, env: NodeJS.ProcessEnv): P
       }
     }
   }
+  const url = resolveStateUrl({
+    ...(more.state !== undefined ? { flag: more.state } : {}),
+    env,
+    projectRoot: project?.root,
+  });
+  if (url) {
+    report.shared = await checkShared(url);
+    if (report.shared.health !== 'connected')
+      problems.push({
+        severity: 'warning',
+        area: 'shared_state',
+        message: `shared state ${report.shared.url} unreachable${report.shared.lastError ? ` (${report.shared.lastError})` : ''}: calls use this machine's .toolbox/ meanwhile`,
+        fix: 'Start Redis or check the URL, its credentials (TOOLBOX_STATE_PASSWORD) and TLS (rediss://); `--state off` runs without it.',
+      });
+  }
   report.healthy = !problems.some((p) => p.severity === 'error');
   return report;
+}
+
+/** Connect to the shared store, time a PING and read its version (the connection is closed again). */
+async function checkShared(url: StateUrl): Promise<SharedStateReport> {
+  const { SharedState } = await import('../state/shared.js');
+  const s = await SharedState.open(url);
+  try {
+    const t0 = performance.now();
+    const pong = await s.attempt((r) => r.ping());
+    const pingMs = pong ? Math.round((performance.now() - t0) * 10) / 10 : undefined;
+    const info = pong ? await s.attempt((r) => r.info('server')) : undefined;
+    const redisVersion = info ? /redis_version:(\S+)/.exec(info)?.[1] : undefined;
+    const st = s.status();
+    return {
+      url: st.url,
+      source: url.source,
+      health: st.health,
+      ...(st.lastError ? { lastError: st.lastError } : {}),
+      ...(pingMs !== undefined ? { pingMs } : {}),
+      ...(redisVersion ? { redisVersion } : {}),
+    };
+  } finally {
+    await s.close();
+  }
 }

@@ -77,10 +77,10 @@ export class SharedRuntimeState {
     return [this.state.key('breaker', id), this.state.key('breaker-failures', id)];
   }
 
-  /** Throw circuit_open while the tool is refused anywhere in the deployment (local breaker while the store is away). */
+  /** Throw circuit_open while the tool is refused anywhere in the deployment; the local one while the store is away. */
   async check(id: string): Promise<void> {
     const r = await this.state.attempt(
-      (c) =>
+      (_c) =>
         this.state.eval(CHECK, [this.keys(id)[0]], [this.settings.cooldownMs, BREAKER_TTL_MS]) as Promise<number[]>,
     );
     if (!r) return this.local.check(id);
@@ -97,7 +97,7 @@ export class SharedRuntimeState {
   /** A call failed: counted in the deployment's window. */
   async failure(id: string): Promise<void> {
     const member = `${Date.now()}-${randomBytes(4).toString('hex')}`;
-    const done = await this.state.attempt((c) =>
+    const done = await this.state.attempt((_c) =>
       this.state.eval(FAILURE, this.keys(id), [
         this.settings.windowMs,
         this.settings.failures,

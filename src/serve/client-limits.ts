@@ -21,6 +21,8 @@ export interface ClientLimitSettings {
   global?: number;
   clientRate?: Rate;
   globalRate?: Rate;
+  /** How long a slot outlives a replica that stopped renewing it (default LEASE_MS). */
+  leaseMs?: number;
 }
 
 /** A slot lease lives this long unless renewed (renewed every third of it while its request runs). */
@@ -130,15 +132,17 @@ export class ClientLimits {
   private readonly localClient?: LocalRate;
   private readonly localGlobal?: LocalRate;
   private localInFlight = 0;
+  private readonly lease: number;
 
   constructor(
     readonly settings: ClientLimitSettings,
     private readonly shared?: SharedState,
   ) {
+    this.lease = settings.leaseMs ?? LEASE_MS;
     if (settings.clientRate) this.localClient = new LocalRate(settings.clientRate);
     if (settings.globalRate) this.localGlobal = new LocalRate(settings.globalRate);
     if (shared) {
-      this.renewer = setInterval(() => void this.renew(), LEASE_MS / 3);
+      this.renewer = setInterval(() => void this.renew(), this.lease / 3);
       this.renewer.unref();
     }
   }
@@ -159,10 +163,10 @@ export class ClientLimits {
       ];
       const rate = (r?: Rate) => (r ? [r.periodMs / r.count, r.periodMs] : [0, 0]);
       const r = await this.shared.attempt(
-        (c) =>
+        (_c) =>
           this.shared!.eval(ADMIT, keys, [
             count,
-            LEASE_MS,
+            this.lease,
             s.perClient,
             s.global ?? 0,
             ...rate(s.clientRate),
@@ -240,7 +244,7 @@ export class ClientLimits {
     if (!all.length || !this.shared) return;
     const keys = all.flatMap((h) => h.keys);
     const members = all.flatMap((h) => h.members);
-    await this.shared.attempt((c) => this.shared!.eval(RENEW, keys, [LEASE_MS, ...members]));
+    await this.shared.attempt((_c) => this.shared!.eval(RENEW, keys, [this.lease, ...members]));
   }
 
   close(): void {

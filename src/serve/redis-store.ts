@@ -8,6 +8,7 @@ import type { SharedState } from '../state/shared.js';
 import { MemoryStore, type ServeStore } from './store.js';
 
 export class RedisStore implements ServeStore {
+  readonly crossesMachines = true;
   private readonly local = new MemoryStore();
   private key?: Promise<Buffer>;
 

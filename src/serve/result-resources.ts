@@ -11,11 +11,18 @@ import type { Truncation } from '../runtime/cap.js';
 import type { ServeStore } from './store.js';
 
 export const RESULTS_PREFIX = 'toolbox://results/';
+/**
+ * Results up to this size travel in a shared store (a replica's files are its own); larger ones are
+ * read back only where they were made.
+ */
+export const SHARED_RESULT_MAX = 8 * 1024 * 1024;
 /** How long a capped result can be read back. */
 export const RESULT_TTL_MS = 60 * 60_000;
 
 interface ResultRecord {
+  /** The file in this replica's .toolbox/results/, or the content itself (base64) in a shared store. */
   file: string;
+  data?: string;
   mimeType: string;
   binary: boolean;
   bytes: number;
@@ -35,8 +42,15 @@ export interface ResultLink {
 /** Make the full result of a capped call readable as a resource; returns its link. */
 export async function publishResult(store: ServeStore, t: Truncation, now = Date.now()): Promise<ResultLink> {
   const id = randomBytes(16).toString('base64url');
+  // Replicas do not share their .toolbox/: a store shared between them carries the content itself.
+  let data: string | undefined;
+  if (store.crossesMachines && t.bytes <= SHARED_RESULT_MAX)
+    data = await readFile(t.file)
+      .then((b) => b.toString('base64'))
+      .catch(() => undefined);
   const rec: ResultRecord = {
     file: t.file,
+    ...(data !== undefined ? { data } : {}),
     mimeType: t.mimeType,
     binary: t.binary,
     bytes: t.bytes,
@@ -84,7 +98,8 @@ export function addResultResources(server: Server, store: ServeStore): void {
       : undefined;
     let data: Buffer | undefined;
     try {
-      if (rec) data = await readFile(rec.file);
+      if (rec?.data !== undefined) data = Buffer.from(rec.data, 'base64');
+      else if (rec) data = await readFile(rec.file);
     } catch {
       /* removed since (state folder cleaned): gone */
     }

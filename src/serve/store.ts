@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 
 /** Shared state of one serve deployment (one process by default). */
 export interface ServeStore {
+  /** True when other processes (replicas on other machines) read what is stored here. */
+  readonly crossesMachines?: boolean;
   /**
    * The key that signs what goes through clients and comes back (requestState, cursors). Replicas
    * sharing a store must share it, so a retry can land on any of them.

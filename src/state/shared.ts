@@ -3,7 +3,8 @@
 // (with a warning), so Redis is never a single point of failure. The client (ioredis) is imported
 // only here, only when a state URL is given.
 import { createHash } from 'node:crypto';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import type { RedisClient } from './client.js';
 import { redactText, type StateUrl } from './url.js';
 
 /** connected: operations go to Redis; degraded: they are answered locally while it reconnects. */
@@ -49,15 +50,15 @@ export class SharedState {
   private lastError?: string;
   /** Operations are not sent before this time (after a failure or a slow answer). */
   private quietUntil = 0;
-  private sub?: Redis;
+  private sub?: RedisClient;
   private readonly listeners = new Set<(s: StateStatus) => void>();
   private readonly channels = new Map<string, Set<(message: string) => void>>();
   private closed = false;
 
   private constructor(
     readonly url: StateUrl,
-    readonly redis: Redis,
-    private readonly make: () => Redis,
+    readonly redis: RedisClient,
+    private readonly make: () => RedisClient,
   ) {}
 
   /** Connect (lazily importing the client); resolves within CONNECT_WAIT_MS, connected or degraded. */
@@ -84,7 +85,7 @@ export class SharedState {
       retryStrategy: (times) => reconnectDelay(times),
       lazyConnect: true,
     };
-    const make = () => new Redis(options);
+    const make = () => new Redis(options) as unknown as RedisClient;
     const s = new SharedState(url, make(), make);
     s.watch(s.redis);
     s.redis.connect().catch(() => undefined); // errors arrive as events; reconnection goes on
@@ -122,7 +123,7 @@ export class SharedState {
    * Run `op` against the store; undefined when the store is not usable now or the operation failed or
    * was slow (then the store is left alone for a moment and the caller answers locally).
    */
-  async attempt<T>(op: (r: Redis) => Promise<T>): Promise<T | undefined> {
+  async attempt<T>(op: (r: RedisClient) => Promise<T>): Promise<T | undefined> {
     if (!this.usable) return undefined;
     try {
       return await op(this.redis);
@@ -180,7 +181,7 @@ export class SharedState {
     }
   }
 
-  private subscriber(): Redis {
+  private subscriber(): RedisClient {
     if (this.sub) return this.sub;
     const sub = this.make();
     sub.options.enableOfflineQueue = true; // SUBSCRIBE waits for the connection, and is replayed on reconnect
@@ -215,7 +216,7 @@ export class SharedState {
     });
   }
 
-  private watch(c: Redis): void {
+  private watch(c: RedisClient): void {
     c.on('ready', () => {
       this.quietUntil = 0;
       this.set('connected');

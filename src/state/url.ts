@@ -66,7 +66,11 @@ function inside(root: string | undefined, file: string): boolean {
 const NS_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Parse a state URL. Throws state_url_invalid (exit 2) for anything but redis:// or rediss://. */
-export function parseStateUrl(text: string, source: StateUrl['source'], env: NodeJS.ProcessEnv = {}): StateUrl {
+export function parseStateUrl(
+  text: string,
+  source: StateUrl['source'],
+  env: Record<string, string | undefined> = {},
+): StateUrl {
   const shownRaw = redactUrl(text.trim());
   let u: URL;
   try {
@@ -133,7 +137,7 @@ function userConfigState(): { value: string; file: string } | undefined {
  */
 export function resolveStateUrl(o: {
   flag?: string;
-  env: NodeJS.ProcessEnv;
+  env: Record<string, string | undefined>;
   /** Read the user's config file (false in tests that must not see the machine's). */
   userConfig?: boolean;
   /** The project: a config file inside it does not count. */

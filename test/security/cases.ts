@@ -326,6 +326,27 @@ export const CASES = {
       'a tool with the network open names `GITHUB_TOKEN` or `AWS_SECRET_ACCESS_KEY` in `sandbox.env` / `requires.env`',
     outcome: 'refused',
   },
+  'state-project-redis': {
+    item: '25.1',
+    attack:
+      "a cloned project's config (or a config file inside it) points the user's call log and breakers at its Redis",
+    outcome: 'refused',
+  },
+  'state-password-shown': {
+    item: '25.1',
+    attack: 'the Redis password of `--state` shows in a warning, `--verbose`, `--json`, `doctor` or an error',
+    outcome: 'blocked',
+  },
+  'serve-forwarded-for-spoof': {
+    item: '25.2',
+    attack: 'a client names itself anew in `X-Forwarded-For` on every request to escape its rate limit',
+    outcome: 'blocked',
+  },
+  'serve-health-reveals': {
+    item: '25.4',
+    attack: 'a caller without the token reads versions, counts or the state URL from `/healthz` and `/readyz`',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;
