@@ -8,7 +8,7 @@
 // 127.0.0.1.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,6 +17,15 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const HAPROXY_CFG = join(here, 'haproxy.cfg');
 const BIN = resolve(here, '..', 'bin', 'toolbox.js');
+
+/** A Debian program that may live in /usr/sbin, which a user's PATH may lack. */
+const sbin = (name) =>
+  (process.env.PATH ?? '')
+    .split(':')
+    .map((d) => join(d, name))
+    .find((p) => existsSync(p)) ??
+  ['/usr/sbin', '/usr/bin'].map((d) => join(d, name)).find((p) => existsSync(p)) ??
+  name;
 
 /** A free TCP port on 127.0.0.1 (free when asked: good enough for a test on one machine). */
 export function freePort() {
@@ -103,7 +112,7 @@ export async function startHaproxy(servers, port) {
   port ??= await freePort();
   const stats = await freePort();
   const t = track(
-    spawn('haproxy', ['-f', HAPROXY_CFG, '-db'], {
+    spawn(sbin('haproxy'), ['-f', HAPROXY_CFG, '-db'], {
       env: {
         PATH: process.env.PATH,
         TOOLBOX_LB_BIND: `127.0.0.1:${port}`,
@@ -147,11 +156,14 @@ export async function startCluster(o) {
     });
     return replicas[i];
   };
-  const stop = async () => {
-    for (const p of [lb, ...replicas, redis]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
-    await Promise.all([lb, ...replicas, redis].filter(Boolean).map((p) => p.exited));
+  const cluster = { token, headers: { authorization: `Bearer ${token}` }, redis, replicas, lb, restart };
+  /** Kill everything (the current Redis and replicas: tests replace them). */
+  cluster.stop = async () => {
+    const all = [cluster.lb, ...cluster.replicas, cluster.redis].filter(Boolean);
+    for (const p of all) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await Promise.all(all.map((p) => p.exited));
   };
-  return { token, headers: { authorization: `Bearer ${token}` }, redis, replicas, lb, restart, stop };
+  return cluster;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

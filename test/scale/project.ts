@@ -1,0 +1,118 @@
+// A registry for the scale-out tests: a tool that waits (I/O-bound), one that always fails (to open
+// its breaker), one that answers at once, and a config whose breaker opens after 3 failures.
+import { join } from 'node:path';
+import { tempProject } from '../helpers.js';
+
+const contract = (id: string, fn: string, description: string, schema: string, extra = '') => `id: ${id}
+name: ${id}
+description: ${description}
+schema:
+${schema}
+loader: python_function
+loader_config:
+  module: scale_tools.tools
+  function: ${fn}
+${extra}`;
+
+const TOOLS = `import time
+
+def nap(seconds):
+    time.sleep(seconds)
+    return {"slept": seconds}
+
+def fail(text):
+    raise RuntimeError("this tool always fails: " + text)
+
+def echo(text):
+    return {"echo": text}
+`;
+
+const TEXT = `  type: object
+  properties:
+    text: { type: string, description: any text }
+  required: [text]`;
+
+export function scaleProject() {
+  const p = tempProject({
+    'toolbox.config.yaml': 'runtime:\n  breaker: { failures: 3, window: 60, cooldown: 30 }\n',
+    'scale_tools/__init__.py': '',
+    'scale_tools/tools.py': TOOLS,
+    'tool_registry/nap.yaml': contract(
+      'nap',
+      'nap',
+      'Wait for some seconds, then answer. Use to test slow calls.',
+      '  type: object\n  properties:\n    seconds: { type: number, description: how long to wait }\n  required: [seconds]',
+      'timeout: 30\n',
+    ),
+    'tool_registry/flaky.yaml': contract('flaky', 'fail', 'A tool that always fails. Use to test the breaker.', TEXT),
+    'tool_registry/echo_text.yaml': contract('echo_text', 'echo', 'Repeat a text back. Use for an echo.', TEXT),
+  });
+  return { ...p, registry: join(p.dir, 'tool_registry') };
+}
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'scale-test', version: '1.0.0' },
+};
+
+/** One 2026-07-28 tools/call (stateless: any replica may answer). Never hangs past `timeoutMs`. */
+export async function callTool(
+  url: string,
+  headers: Record<string, string>,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs = 60_000,
+): Promise<{ status: number; retryAfter?: string | null; result?: Record<string, any>; error?: Record<string, any> }> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: args, _meta: META },
+      }),
+    });
+  } catch (e) {
+    // The connection was closed without an answer (status 0): an answer all the same, not a hang.
+    if ((e as Error).name === 'TimeoutError') throw e;
+    return { status: 0 };
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (e) {
+    if ((e as Error).name === 'TimeoutError') throw e;
+    return { status: 0 }; // cut mid-body (the replica died while its answer streamed)
+  }
+  let body: Record<string, any> = {};
+  try {
+    body = JSON.parse(
+      (res.headers.get('content-type') ?? '').includes('text/event-stream')
+        ? (text
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .pop()
+            ?.slice(5) ?? '{}')
+        : text || '{}',
+    ) as Record<string, any>;
+  } catch {
+    /* HAProxy's own error page */
+  }
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), result: body.result, error: body.error };
+}
+
+/** The toolbox error code of an isError result. */
+export const errorCode = (r?: Record<string, any>): string | undefined =>
+  r?._meta?.['toolbox/error']?.code ?? r?.structuredContent?.error?.code;
