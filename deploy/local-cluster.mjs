@@ -39,6 +39,17 @@ export function freePort() {
   });
 }
 
+/** Wait until `t` is up; a process that does not come up is killed (never left behind). */
+const up = async (t, what, fn, ms) => {
+  try {
+    await until(what, fn, ms);
+  } catch (e) {
+    t.child.kill('SIGKILL');
+    await t.exited;
+    throw e;
+  }
+};
+
 const until = async (what, fn, ms = 20_000) => {
   const end = Date.now() + ms;
   for (;;) {
@@ -52,7 +63,15 @@ const until = async (what, fn, ms = 20_000) => {
   }
 };
 
+/** Every process started here that still runs: killed when this process exits, however it exits. */
+const running = new Set();
+process.once('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
+
 function track(child) {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
   child.stdout?.on('data', (c) => (out += c));
@@ -67,7 +86,7 @@ export async function startRedis(port) {
   const dir = mkdtempSync(join(tmpdir(), 'toolbox-redis-'));
   const t = track(
     spawn(
-      'redis-server',
+      sbin('redis-server'),
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,7 +94,7 @@ export async function startRedis(port) {
     ),
   );
   void t.exited.then(() => rmSync(dir, { recursive: true, force: true }));
-  await until('redis-server', async () => {
+  await up(t, 'redis-server', async () => {
     if (t.child.exitCode !== null) throw new Error(`redis-server exited: ${t.stdout()}${t.stderr()}`);
     return t.stdout().includes('Ready to accept connections');
   });
@@ -100,10 +119,15 @@ export async function startReplica(o) {
     }),
   );
   void t.exited.then(() => rmSync(state, { recursive: true, force: true }));
-  await until(`replica on ${port}`, async () => {
-    if (t.child.exitCode !== null) throw new Error(`replica exited ${t.child.exitCode}: ${t.stderr()}`);
-    return t.stdout().includes('"url"');
-  });
+  await up(
+    t,
+    `replica on ${port}`,
+    async () => {
+      if (t.child.exitCode !== null) throw new Error(`replica exited ${t.child.exitCode}: ${t.stderr()}`);
+      return t.stdout().includes('"url"');
+    },
+    60_000,
+  );
   return { ...t, port, url: `http://127.0.0.1:${port}/mcp`, base: `http://127.0.0.1:${port}` };
 }
 
@@ -125,7 +149,7 @@ export async function startHaproxy(servers, port) {
     }),
   );
   const base = `http://127.0.0.1:${port}`;
-  await until('haproxy', async () => {
+  await up(t, 'haproxy', async () => {
     if (t.child.exitCode !== null) throw new Error(`haproxy exited: ${t.stderr()}`);
     return (await fetch(`${base}/readyz`)).status === 200;
   });
@@ -135,14 +159,24 @@ export async function startHaproxy(servers, port) {
 /** Redis, `replicas` serve processes and HAProxy, on loopback. `stop()` ends them all. */
 export async function startCluster(o) {
   const token = o.token ?? randomBytes(24).toString('base64url');
-  const redis = o.redis === false ? undefined : await startRedis();
   const env = o.env ?? { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp' };
   const replicas = [];
-  for (let i = 0; i < (o.replicas ?? 3); i++)
-    replicas.push(
-      await startReplica({ registry: o.registry, stateUrl: redis?.url, token, env, args: o.args, cwd: o.cwd }),
-    );
-  const lb = await startHaproxy(replicas.map((r) => `127.0.0.1:${r.port}`));
+  let redis;
+  let lb;
+  try {
+    redis = o.redis === false ? undefined : await startRedis();
+    for (let i = 0; i < (o.replicas ?? 3); i++)
+      replicas.push(
+        await startReplica({ registry: o.registry, stateUrl: redis?.url, token, env, args: o.args, cwd: o.cwd }),
+      );
+    lb = await startHaproxy(replicas.map((r) => `127.0.0.1:${r.port}`));
+  } catch (e) {
+    // Whatever started before the failure is stopped again.
+    const all = [...replicas, redis].filter(Boolean);
+    for (const p of all) p.child.kill('SIGKILL');
+    await Promise.all(all.map((p) => p.exited));
+    throw e;
+  }
   /** Start replica `i` again on its port (after it stopped). */
   const restart = async (i) => {
     replicas[i] = await startReplica({

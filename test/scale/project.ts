@@ -63,7 +63,16 @@ export async function callTool(
   name: string,
   args: Record<string, unknown>,
   timeoutMs = 60_000,
-): Promise<{ status: number; retryAfter?: string | null; result?: Record<string, any>; error?: Record<string, any> }> {
+): Promise<{
+  status: number;
+  retryAfter?: string | null;
+  /** The replica HAProxy sent the call to (its X-Served-By), also on HAProxy's own 502/503. */
+  servedBy?: string | null;
+  /** Why there was no answer (status 0): the network error's code. */
+  cause?: string;
+  result?: Record<string, any>;
+  error?: Record<string, any>;
+}> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -87,14 +96,14 @@ export async function callTool(
   } catch (e) {
     // The connection was closed without an answer (status 0): an answer all the same, not a hang.
     if ((e as Error).name === 'TimeoutError') throw e;
-    return { status: 0 };
+    return { status: 0, cause: causeOf(e) };
   }
   let text: string;
   try {
     text = await res.text();
   } catch (e) {
     if ((e as Error).name === 'TimeoutError') throw e;
-    return { status: 0 }; // cut mid-body (the replica died while its answer streamed)
+    return { status: 0, cause: causeOf(e), servedBy: res.headers.get('x-served-by') }; // cut mid-body (the replica died while its answer streamed)
   }
   let body: Record<string, any> = {};
   try {
@@ -110,8 +119,19 @@ export async function callTool(
   } catch {
     /* HAProxy's own error page */
   }
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), result: body.result, error: body.error };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    servedBy: res.headers.get('x-served-by'),
+    result: body.result,
+    error: body.error,
+  };
 }
+
+const causeOf = (e: unknown) => {
+  const c = (e as { cause?: { code?: string; message?: string } }).cause;
+  return c?.code ?? c?.message ?? (e as Error).message;
+};
 
 /** The toolbox error code of an isError result. */
 export const errorCode = (r?: Record<string, any>): string | undefined =>
