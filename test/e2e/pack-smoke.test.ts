@@ -45,7 +45,7 @@ const quick: { line: string; code: number | null; all: string }[] = [];
 beforeAll(() => {
   for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'LICENSE', 'README.md'])
     cpSync(join(REPO, f), join(SRC, f));
-  for (const d of ['bin', 'src', 'scripts', 'schemas', 'templates', 'docs'])
+  for (const d of ['bin', 'src', 'scripts', 'schemas', 'templates', 'docs', 'examples'])
     cpSync(join(REPO, d), join(SRC, d), { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(SRC, 'node_modules'), 'dir');
   // The copy's node_modules is this worktree's (a link): `npm ci` there would replace it, so only
@@ -91,11 +91,14 @@ describe(`the packed ${NAME} tarball`, () => {
       'LICENSE',
       'docs/run.md',
       'schemas/contract.schema.json',
+      'examples/README.md',
+      'examples/openai-chat.mjs',
     ])
       expect(list).toContain(`package/${f}`);
     expect(list.some((f) => f.startsWith('package/src/') || f.startsWith('package/test/'))).toBe(false);
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    for (const [, link] of readme.matchAll(/\]\((docs\/[^)#]+)/g)) expect(list).toContain(`package/${link}`);
+    for (const [, link] of readme.matchAll(/\]\(((?:docs|examples)\/[^)#]+)/g))
+      expect(list).toContain(`package/${link}`);
     const pkg = JSON.parse(sh(TMP, 'tar', ['xzOf', tarball, 'package/package.json']).stdout) as {
       scripts: Record<string, string>;
       bin: Record<string, string>;
@@ -280,15 +283,18 @@ describe(`the packed ${NAME} tarball`, () => {
     );
     writeFileSync(
       join(APP, 'use.mts'),
-      `import { Runtime, resolveProject, loadRegistry, toDefinitions } from '${NAME}';
+      `import { Runtime, resolveProject, loadRegistry, toDefinitions, selectDefinitions, runToolCall } from '${NAME}';
 const project = resolveProject({ cwd: '.' });
 const contracts = [...loadRegistry(project).byId.values()].map((e) => e.contract);
 const names: string[] = toDefinitions(contracts, 'openai').map((d) => d.function.name);
 const schema: string = JSON.stringify(toDefinitions(contracts, 'anthropic')[0]!.input_schema);
 const rt = new Runtime(project);
 const r = await rt.invoke({ id: 'word_count', args: { text: 'one two three' } });
+const picked: string[] = (await selectDefinitions(rt, 'count the words', 'openai-responses')).map((d) => d.name);
+const use = { type: 'tool_use' as const, id: 'toolu_1', name: 'word_count', input: { text: 'a b' } };
+const answer: { tool_use_id: string; content: string; is_error?: true } = await runToolCall(rt, use);
 await rt.close();
-console.log(JSON.stringify({ names: names.sort(), text: r.text, schema: schema.length > 0 }));
+console.log(JSON.stringify({ names: names.sort(), text: r.text, schema: schema.length > 0, picked, answer }));
 `,
     );
     const tsc = sh(APP, process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
@@ -296,8 +302,14 @@ console.log(JSON.stringify({ names: names.sort(), text: r.text, schema: schema.l
     expect(tsc.code).toBe(0);
     const out = sh(APP, process.execPath, ['out/use.mjs']);
     expect(out.code, out.all).toBe(0);
-    const res = JSON.parse(out.stdout) as { names: string[]; text: string };
+    const res = JSON.parse(out.stdout) as { names: string[]; text: string; picked: string[]; answer: object };
     expect(res.names).toEqual(['shop_hours', 'word_count']);
+    expect(res.picked[0]).toBe('word_count');
+    expect(res.answer).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: expect.stringContaining('2'),
+    });
     expect(res.text).toContain('3');
   });
 

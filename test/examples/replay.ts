@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { REPO, testConfigEnv, testConfigHome } from '../helpers.js';
 
 /** One recorded answer: for a request to `path` (e.g. `/v1/chat/completions`), this JSON body. */
@@ -77,7 +77,7 @@ export function shippedProject(): { dir: string; cleanup(): void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Run `node examples/<file> <question>` as a user would, in `cwd`, with `env` on top of ours. */
+/** Run `node examples/<file> <question>` (or a script by absolute path) as a user would, in `cwd`, with `env` on top of ours. */
 export function runExample(
   file: string,
   question: string,
@@ -85,7 +85,8 @@ export function runExample(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   testConfigHome();
   return new Promise((resolve, reject) => {
-    const child = spawn(opts.node ?? process.execPath, [join(REPO, 'examples', file), question], {
+    const script = isAbsolute(file) ? file : join(REPO, 'examples', file);
+    const child = spawn(opts.node ?? process.execPath, [script, question], {
       cwd: opts.cwd,
       env: { ...process.env, ...testConfigEnv(), NO_PROXY: '127.0.0.1', ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
