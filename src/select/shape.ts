@@ -8,7 +8,7 @@
  * bigram, so a tool that matched only single characters (查 of 查询) is noise. (A floor in score
  * units would depend on the registry's size: in a registry of two tools every idf is tiny.) On
  * the eight bench sets the cut-off costs at most 0.001 NDCG@10 (bench/quality.mjs, cut: false).
- * `minContent`: the least task a query must name (tokenize.ts contentWeight: one word that is not
+ * `minContent`: the least task a query must name (small-talk.ts contentWeight: one word that is not
  * small talk, or four of time and chat topics); below it the query is small talk and selects
  * nothing ("thanks, that was helpful", "你好呀，今天过得怎么样？").
  */

@@ -17,7 +17,7 @@ wondering looking trying possible maybe something anything`;
 
 const ZH_WORDS = `的 了 吗 呢 吧 啊 呀 嘛 么 着 过 和 与 及 或 或者 在 是 有 我 你 您 他 她 它 我们 你们 他们 咱们
 这 那 这个 那个 这些 那些 这里 那里 一个 一下 一些 请 请问 帮 帮我 帮忙 给 把 被 让 对 从 到 也 都 就 还 又 很 太 会
-能 能否 可以 可不可以 要 想 想要 需要 怎么 怎么样 如何 什么 哪 哪个 哪些 多少 是否 吗 呢 么 啦 哦 嗯 喔 个 下`;
+能 能否 可以 可不可以 要 想 想要 需要 怎么 怎么样 样 如何 什么 哪 哪个 哪些 多少 是否 吗 呢 么 啦 哦 嗯 喔 个 下`;
 
 // Single characters that never carry topic on their own (used when splitting CJK into unigrams).
 const ZH_CHARS = '的了吗呢吧啊呀嘛么着和与及或是我你您他她它这那请把被也都就还又很啦哦嗯喔个';
@@ -42,7 +42,7 @@ luck enjoy love ton tons bunch heaps lmk`;
 
 // Words of time and of chat topics ("today", "my day", "the weekend", "how's it going"): a request
 // can hang on them ("weather today"), but alone they say no task. They stay in the query, and count
-// a quarter towards the content a query needs before it selects anything (contentWeight, CUTOFF.minContent).
+// a quarter towards the content a query needs before it selects anything (small-talk.ts contentWeight).
 const EN_WEAK = `today tomorrow yesterday tonight now soon later recently morning mornings afternoon
 evening evenings night nights day days week weeks weekend weekends month months year years hour hours
 life thing things stuff everything something nothing done go goes going went gone get gets getting got
@@ -57,7 +57,7 @@ const ZH_SOCIAL = `你好 您好 你们好 大家好 哈喽 哈罗 嗨 嘿 喂 �
 回头见 明天见 下次见 见 好的 好吧 好嘞 好滴 好 嗯 嗯嗯 恩 噢 哇 哈 哈哈 哈哈哈 喽 嘞 咯 啰 没 呵呵 嘻嘻 嘿嘿 明白 知道
 懂 懂了 如此 是的 对 对的 没错 没问题 当然 太好了 不错 很好 挺好 真好 棒 很棒 真棒 厉害 漂亮 赞 高兴 开心
 快乐 愉快 幸会 认识 好久不见 不见 算了 没事 没什么 随便 聊聊 陪伴 祝 祝你 祝您 新年快乐 生日快乐 节日快乐 美好 耐心
-帮助 非常 特别 真 挺 蛮 超 过得 样 好累 累 无聊 郁闷 难过 伤心 好笑 大家 别 加油 聪明 可爱 忙 大忙 万分 哪里 好运 不在 感恩 谢了 亲 亲爱 亲爱的 宝贝 哥们 老铁`;
+帮助 非常 特别 真 挺 蛮 超 过得 好累 累 无聊 郁闷 难过 伤心 好笑 大家 别 加油 聪明 可爱 忙 大忙 万分 哪里 好运 不在 感恩 谢了 亲 亲爱 亲爱的 宝贝 哥们 老铁`;
 
 const ZH_WEAK = `今天 明天 昨天 现在 最近 刚才 待会 今晚 早上 上午 中午 下午 晚上 一天 周末 周一 周二 周三 周四 周五
 周六 周日 星期 心情 吃饭 休息 回来 见面 事 事情 东西 情况 问题 聊 聊天 一切 先 这样 回头 下次 圣诞 新年 春节 节日
@@ -71,6 +71,16 @@ export const STOP = set(EN + ' ' + ZH_WORDS);
 export const QUERY_STOP = set(EN_QUERY + ' ' + EN_SOCIAL);
 /** English small-talk words (a subset of QUERY_STOP: what marks a query as conversation). */
 export const SOCIAL = set(EN_SOCIAL);
+
+/**
+ * Whether an English word (lower case, as written) is small talk: one of SOCIAL, or an adverb made
+ * of one ("perfectly", "nicely", "happily", "awesomely").
+ */
+export const isSocial = (w: string): boolean =>
+  SOCIAL.has(w) ||
+  (w.length > 4 &&
+    w.endsWith('ly') &&
+    (SOCIAL.has(w.slice(0, -2)) || SOCIAL.has(`${w.slice(0, -3)}y`) || SOCIAL.has(`${w.slice(0, -2)}e`)));
 /** Chinese small-talk words, dropped from queries with the bigrams and characters they cover. */
 export const QUERY_STOP_ZH = set(ZH_SOCIAL);
 /** Words that count a quarter towards a query's content (English ones as written, inflections listed). */

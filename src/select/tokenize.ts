@@ -1,6 +1,6 @@
 import { foldHan } from './han-fold.js';
 import { stem } from './stem.js';
-import { QUERY_STOP, QUERY_STOP_ZH, SOCIAL, STOP, STOP_CHARS, WEAK_WORDS } from './stopwords.js';
+import { isSocial, QUERY_STOP, QUERY_STOP_ZH, STOP, STOP_CHARS, WEAK_WORDS } from './stopwords.js';
 
 /**
  * How a term was produced. Chinese text has no spaces, so it is indexed three ways: the words
@@ -162,52 +162,57 @@ export function analyse(text: string, query: boolean, emit: Emit): void {
       cjk(t, emit, query);
       continue;
     }
-    if (STOP.has(t) || (c0 >= 0x30 && c0 <= 0x39 && DIGITS.test(t)) || (query && QUERY_STOP.has(t))) continue;
+    if (STOP.has(t) || (c0 >= 0x30 && c0 <= 0x39 && DIGITS.test(t))) continue;
+    if (query && (QUERY_STOP.has(t) || isSocial(t))) continue;
     emit(stem(t), Kind.Word);
   }
 }
 
-/** What a word of time or of chat topics weighs in `contentWeight`: four name as much task as one content word. */
-export const WEAK_WEIGHT = 0.25;
+/** One word a query keeps after stop words and small talk (see taskWords). */
+export interface TaskWord {
+  /** The term it is indexed as (an English stem, a Chinese word, MATH_TERM). */
+  term: string;
+  /** As written, lower case (the expression, for MATH_TERM). */
+  surface: string;
+  /** A word of time or of chat topics (today, weekend, 今天, 吃饭). */
+  weak: boolean;
+}
 
 /**
- * How much task a query names: each distinct word it keeps (after stop words and small talk) counts
- * 1, a word of time or of chat topics (today, weekend, 今天, 吃饭) WEAK_WEIGHT; bigrams and characters
- * are other views of those words and add nothing. Small talk in the query (hi, thanks, sorry, 你好,
- * 谢谢) marks it as conversation and costs one content word: a single word beside a greeting or thanks
- * is chat ("nice work", "sorry, I was away"), two are a task ("hi! convert 5 miles to km, thanks").
- * "thanks, that was helpful" weighs −1, "how's your day going?" ½ (day, going), "weather today" 1¼.
- * English words are judged as written (the lists hold their forms: "meet" is chat, "meeting" a task).
+ * What a query says beyond small talk, for the small-talk gate (small-talk.ts): its distinct words
+ * after stop words and small talk (bigrams and characters are other views of those words and are
+ * left out; an arithmetic expression is one word), whether it has small talk in it (hi, thanks,
+ * sorry, perfectly, 你好, 谢谢), and its normalised, lower-cased text. English words are judged as
+ * written (the lists hold their forms: "meet" is chat, "meeting" a task).
  */
-export function contentWeight(text: string): number {
+export function taskWords(text: string): { words: TaskWord[]; social: boolean; norm: string } {
   const seen = new Set<string>();
-  let w = 0;
+  const words: TaskWord[] = [];
   let social = false;
-  const add = (term: string, weak: boolean) => {
+  const add = (term: string, surface: string, weak: boolean) => {
     if (seen.has(term)) return;
     seen.add(term);
-    w += weak ? WEAK_WEIGHT : 1;
+    words.push({ term, surface, weak });
   };
   const norm = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
-  if (expressions(norm).length) add(MATH_TERM, false);
+  for (const e of expressions(norm)) add(MATH_TERM, e, false);
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
     if (CJK_RUN.test(t)) {
       cjk(
         t,
         (term, kind) => {
-          if (kind === Kind.Word && !glued(term)) add(term, WEAK_WORDS.zh.has(term));
+          if (kind === Kind.Word && !glued(term)) add(term, term, WEAK_WORDS.zh.has(term));
         },
         true,
         () => (social = true),
       );
       continue;
     }
-    if (SOCIAL.has(t)) social = true;
-    if (STOP.has(t) || QUERY_STOP.has(t) || DIGITS.test(t)) continue;
-    add(stem(t), WEAK_WORDS.en.has(t));
+    if (isSocial(t)) social = true;
+    else if (!STOP.has(t) && !QUERY_STOP.has(t) && !DIGITS.test(t)) add(stem(t), t, WEAK_WORDS.en.has(t));
   }
-  return social ? w - 1 : w;
+  return { words, social, norm };
 }
 
 /**

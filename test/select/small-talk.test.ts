@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/config.js';
 import { openSelector, selectTools } from '../../src/select/index.js';
 import { CUTOFF } from '../../src/select/shape.js';
-import { contentWeight, tokenize } from '../../src/select/tokenize.js';
+import { aboutAssistant, contentWeight, informative, TALK } from '../../src/select/small-talk.js';
+import { tokenize } from '../../src/select/tokenize.js';
 import { REPO, tempProject } from '../helpers.js';
 import { fixtureProject } from './fixture.js';
 
@@ -57,8 +58,74 @@ describe('how much task a query names (contentWeight)', () => {
     expect(contentWeight('今天 明天 周末 吃饭')).toBe(1);
   });
 
+  it('judges a query without small talk by its words alone, as before', () => {
+    expect(contentWeight('what time is it')).toBe(1);
+    expect(contentWeight('work')).toBe(1);
+    // In conversation the same word counts only as much as it is rare in everyday talk.
+    expect(contentWeight('thanks, work')).toBeCloseTo(informative('work') - TALK.social, 10);
+  });
+
+  it('weighs praise and questions to the assistant about itself below one content word', () => {
+    for (const q of [
+      'what is your name',
+      'who built you?',
+      'do you like films?',
+      'great, that worked perfectly',
+      'you did a brilliant job',
+      '你叫什么',
+      '你是真人吗？',
+      '干得不错，谢谢',
+    ])
+      expect(contentWeight(q), q).toBeLessThan(CUTOFF.minContent);
+    for (const q of [
+      'great! now what is the exchange rate of the euro?',
+      'thanks, you are a star. convert 3 gallons to litres',
+      '太棒了，再帮我查一下上海天气',
+    ])
+      expect(contentWeight(q), q).toBeGreaterThanOrEqual(CUTOFF.minContent);
+  });
+
+  it('rates a word by how rare it is in everyday talk (data/talk-freq.tsv)', () => {
+    expect(informative('you')).toBe(0); // rank 1
+    expect(informative('weather')).toBe(1); // past TALK.rare
+    expect(informative('sha256')).toBe(1); // not in the list
+    const work = informative('work');
+    expect(work).toBeGreaterThan(0);
+    expect(work).toBeLessThan(1);
+    expect(informative('name')).toBeGreaterThan(work); // less common than "work"
+    expect(informative('天气')).toBe(1);
+    expect(informative('什么')).toBe(0);
+  });
+
+  it('tells a question about the assistant from a request to it (aboutAssistant)', () => {
+    for (const q of [
+      "what's your name?",
+      'are you a robot?',
+      'do you like music?',
+      'can you feel pain?',
+      'who made you',
+      '你叫什么名字',
+      '你是机器人吗',
+      '你有感情吗',
+    ])
+      expect(aboutAssistant(q), q).toBe(true);
+    for (const q of [
+      'can you convert 5 miles to km',
+      'do you know the weather in paris',
+      'i need you to send an email',
+      'could you tell me the time in tokyo',
+      '你能帮我查一下天气吗',
+      '你知道北京天气吗',
+      'convert 5 miles to km',
+    ])
+      expect(aboutAssistant(q), q).toBe(false);
+  });
+
   it('drops small talk from the query terms, with the Chinese bigrams and characters it touches', () => {
     expect(tokenize('thanks, weather please', { query: true }).map((t) => t.term)).toEqual(['weather']);
+    // An adverb made of a small-talk word is small talk too.
+    expect(tokenize('works perfectly, weather', { query: true }).map((t) => t.term)).toEqual(['work', 'weather']);
+    expect(tokenize('今天天气怎么样', { query: true }).map((t) => t.term)).not.toContain('样');
     expect(tokenize('谢谢你辛苦了', { query: true })).toEqual([]);
     const terms = tokenize('你好，查天气', { query: true }).map((t) => t.term);
     expect(terms).toContain('天气');
