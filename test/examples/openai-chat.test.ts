@@ -79,4 +79,18 @@ describe('examples/openai-chat.mjs', () => {
     });
     expect(second!.body.messages.at(-2).tool_calls[0].id).toBe('call_abc123');
   });
+  it('offers no tools for small talk (the request has no tools field) and prints the reply', async () => {
+    server = await replay([
+      { path: '/v1/chat/completions', body: chat({ role: 'assistant', content: 'You are welcome!' }, 'stop') },
+    ]);
+    project = shippedProject();
+    const r = await runExample('openai-chat.mjs', 'thanks, that was helpful!', {
+      cwd: project.dir,
+      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('You are welcome!');
+    expect(server.seen[0]!.body.tools).toBeUndefined();
+    expect(callLog(project.dir)).toEqual([]);
+  });
 });
