@@ -6,6 +6,7 @@ import { openSession, type McpSession, type McpTarget } from '../mcp/session.js'
 import { contentText, resultValue, type CallResultLike } from '../mcp/result.js';
 import type { ContentBlock } from '../mcp/content.js';
 import { acquire, release, pooledSession } from '../mcp/pool.js';
+import { codeVersion } from '../lock/tool-files.js';
 import { callWithCaller } from './util/mcp-call.js';
 
 /** `${NAME}` in a config value, taken from the (allow-listed) sandbox environment or PROJECT_ROOT. */
@@ -14,7 +15,7 @@ const expand = (s: string, env: Record<string, string>) =>
 const expandAll = (m: Record<string, string> | undefined, env: Record<string, string>) =>
   Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, expand(v, env)]));
 
-function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext): McpTarget {
+function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext, code?: string): McpTarget {
   if (cfg.url) {
     if (!cc.network) {
       throw new ToolboxError(
@@ -45,6 +46,7 @@ function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext): McpTarget 
     limits: cc.limits,
     // Bare server commands (`uvx`, `docker`) are looked up on the PATH toolbox itself runs with.
     pathVar: process.env.PATH,
+    ...(code ? { code } : {}),
   };
 }
 
@@ -138,9 +140,12 @@ export const loader: Loader = {
   async load(ctx: LoadContext): Promise<LoadedTool> {
     const cfg = ctx.entry.contract.loader_config as unknown as McpConfig;
     const held = new Set<string>();
+    // A server whose code in the project was edited is another server: the tool loaded again after
+    // the edit (the runtime compares the same fingerprint) must not get the old one from the pool.
+    const code = ctx.longRunning ? codeVersion(ctx.project.root, ctx.entry.contract) : undefined;
     return {
       async call(args, cc) {
-        const target = targetOf(cfg, ctx, cc);
+        const target = targetOf(cfg, ctx, cc, code);
         const ac = new AbortController();
         let timedOut = false;
         const started = Date.now();

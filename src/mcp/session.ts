@@ -25,6 +25,8 @@ export type McpTarget =
       /** The tool whose call starts the server, and its grants (for the sandbox's project-path check). */
       tool?: string;
       granted?: () => string[];
+      /** Fingerprint of the server's code in the project (src/lock/tool-files.ts): edited code, another server. */
+      code?: string;
     }
   | { kind: 'http'; url: string; headers: Record<string, string> };
 

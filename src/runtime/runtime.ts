@@ -24,6 +24,7 @@ import { grantedPaths, sandboxPathsFor } from '../policy/grants.js';
 import { assertEnvGranted } from '../policy/credentials.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
+import { codeVersion } from '../lock/tool-files.js';
 import { capResult } from './cap.js';
 import { activeTelemetry, ensureTelemetry } from '../telemetry/state.js';
 import type { InvokeRequest, InvokeResult } from './types.js';
@@ -135,6 +136,7 @@ export class Runtime {
     let callStart: number | undefined;
     // Only what happens once the tool is loaded or running can be the tool's fault (breaker).
     let toolPhase = false;
+    let release: (() => void) | undefined;
     try {
       // What is written after the call (the log, a cut result) must be toolbox's own: a planted
       // .toolbox/ entry stops the call here, before the tool runs (state_unsafe, exit 3).
@@ -149,7 +151,8 @@ export class Runtime {
       if (this.shared) await this.shared.check(c.id);
       else this.breaker.check(c.id);
       toolPhase = true;
-      const { tool, hit, loadMs } = await this.cache.get(entry, fileKey(entry.file), req.session);
+      const { tool, hit, loadMs, done } = await this.cache.get(entry, this.loadKey(entry), req.session);
+      release = done;
       Object.assign(stats, { cacheHit: hit, loadMs });
       const ctx = await this.callContext(c, req, ac.signal);
       limits = ctx.limits;
@@ -214,8 +217,20 @@ export class Runtime {
       });
       throw err;
     } finally {
+      release?.();
       req.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * What a loaded tool is kept under: its contract file, and in a long-running process (where a
+   * loaded tool is a warm worker that imported the code once) a stat fingerprint of every file of
+   * its code, so that the next call after an edit runs the edited code. A one-shot process loads
+   * once anyway and skips the walk.
+   */
+  private loadKey(entry: ToolEntry): string {
+    const key = fileKey(entry.file);
+    return this.opts.longRunning ? `${key}|${codeVersion(this.project.root, entry.contract)}` : key;
   }
 
   /** Load every tool marked `warm: true` ahead of its first call. Failures are returned, not thrown. */
@@ -226,7 +241,7 @@ export class Runtime {
     for (const entry of reg.entries.filter((e) => e.contract.warm === true)) {
       this.entries.set(entry.contract.id, { entry, key: fileKey(entry.file) });
       try {
-        await this.cache.get(entry, fileKey(entry.file), undefined, { warm: true });
+        (await this.cache.get(entry, this.loadKey(entry), undefined, { warm: true })).done();
         out.loaded.push(entry.contract.id);
       } catch (e) {
         out.failed.push({ id: entry.contract.id, error: mapCallError(e, entry.contract.id, { aborted: false }) });

@@ -6,6 +6,10 @@ import type { LoadedTool } from '../loaders/types.js';
 interface Slot {
   tool: LoadedTool;
   key: string;
+  /** Calls running on this tool now. */
+  inflight: number;
+  /** Replaced or evicted: disposed when its last running call ends. */
+  retired?: boolean;
 }
 
 // Sessions remembered per process; past this the oldest session's pins are dropped.
@@ -15,13 +19,16 @@ const MAX_SESSIONS = 1000;
  * Loaded tools of one Runtime: an LRU of `size` tools (Map order = recency). A tool used in a
  * session is pinned for that session and never evicted while pinned (a conversation keeps the
  * tools it started with); `warm` tools are pinned for the process. Concurrent first calls of the
- * same tool share one load. A tool whose contract file changed is disposed and loaded again.
+ * same tool share one load. A tool whose key changed (its contract file, or in long-running
+ * processes its code: src/lock/tool-files.ts) is loaded again; the old one is disposed once the
+ * calls still running on it have ended, so an edit never cuts a call short.
  */
 export class ToolCache {
   private readonly slots = new Map<string, Slot>();
-  private readonly loading = new Map<string, Promise<Slot>>();
+  private readonly loading = new Map<string, { key: string; promise: Promise<Slot> }>();
   private readonly pins = new Map<string, Set<string>>();
   private readonly warmIds = new Set<string>();
+  private readonly retiring = new Set<Slot>();
 
   constructor(
     private readonly project: Project,
@@ -33,13 +40,16 @@ export class ToolCache {
     return [...this.slots.keys()];
   }
 
-  /** The loaded tool (loading it, after its dependency check, on a miss). */
+  /**
+   * The loaded tool (loading it, after its dependency check, on a miss), counted as in use until
+   * the caller calls `done()`.
+   */
   async get(
     entry: ToolEntry,
     key: string,
     session?: string,
     opts: { warm?: boolean } = {},
-  ): Promise<{ tool: LoadedTool; hit: boolean; loadMs: number }> {
+  ): Promise<{ tool: LoadedTool; hit: boolean; loadMs: number; done: () => void }> {
     const id = entry.contract.id;
     if (session) this.pin(session, id);
     if (opts.warm) this.warmIds.add(id);
@@ -47,20 +57,49 @@ export class ToolCache {
     if (have && have.key === key) {
       this.slots.delete(id);
       this.slots.set(id, have);
-      return { tool: have.tool, hit: true, loadMs: 0 };
+      return { tool: have.tool, hit: true, loadMs: 0, done: this.use(have) };
     }
     if (have) {
       this.slots.delete(id);
-      void have.tool.dispose?.().catch(() => {});
+      this.retire(have);
     }
     const t0 = performance.now();
+    // A load under another key (the code changed again meanwhile) is not shared: this call waits for its own.
     let p = this.loading.get(id);
-    if (!p) {
-      p = this.load(entry, key).finally(() => this.loading.delete(id));
+    if (!p || p.key !== key) {
+      const started = this.load(entry, key).finally(() => {
+        if (this.loading.get(id)?.promise === started) this.loading.delete(id);
+      });
+      p = { key, promise: started };
       this.loading.set(id, p);
     }
-    const slot = await p;
-    return { tool: slot.tool, hit: false, loadMs: performance.now() - t0 };
+    const slot = await p.promise;
+    return { tool: slot.tool, hit: false, loadMs: performance.now() - t0, done: this.use(slot) };
+  }
+
+  private use(slot: Slot): () => void {
+    slot.inflight++;
+    let once = false;
+    return () => {
+      if (once) return;
+      once = true;
+      slot.inflight--;
+      if (slot.retired && slot.inflight === 0) this.dispose(slot);
+    };
+  }
+
+  /** Dispose now, or when the calls running on it end. */
+  private retire(slot: Slot): void {
+    if (slot.retired) return;
+    slot.retired = true;
+    if (slot.inflight === 0) this.dispose(slot);
+    else this.retiring.add(slot);
+  }
+
+  private dispose(slot: Slot): void {
+    this.retiring.delete(slot);
+    // A failing dispose (even a synchronous throw) is the old tool's end, not the caller's problem.
+    void (async () => slot.tool.dispose?.())().catch(() => {});
   }
 
   private async load(entry: ToolEntry, key: string): Promise<Slot> {
@@ -74,8 +113,17 @@ export class ToolCache {
       longRunning: this.flags.longRunning,
       verbose: this.flags.verbose,
     });
-    const slot = { tool, key };
-    this.slots.set(entry.contract.id, slot);
+    const slot: Slot = { tool, key, inflight: 0 };
+    const id = entry.contract.id;
+    // A load for a newer key started meanwhile: this one serves only the calls that waited for it.
+    if (this.loading.get(id)?.key !== key) {
+      slot.retired = true;
+      this.retiring.add(slot);
+      return slot;
+    }
+    const old = this.slots.get(id);
+    if (old) this.retire(old);
+    this.slots.set(id, slot);
     this.evict();
     return slot;
   }
@@ -91,7 +139,7 @@ export class ToolCache {
       if (this.slots.size <= this.size) return;
       if (this.pinned(id)) continue;
       this.slots.delete(id);
-      void slot.tool.dispose?.().catch(() => {});
+      this.retire(slot);
     }
   }
 
@@ -112,8 +160,9 @@ export class ToolCache {
 
   /** Dispose every loaded tool. */
   async clear(): Promise<void> {
-    const all = [...this.slots.values()];
+    const all = [...this.slots.values(), ...this.retiring];
     this.slots.clear();
+    this.retiring.clear();
     // One tool's failing dispose (even a synchronous throw) must not stop the others from being disposed.
     await Promise.allSettled(all.map(async (s) => s.tool.dispose?.()));
   }
