@@ -46,10 +46,21 @@ export function resolveInterpreter(cmd: string): Promise<ResolvedInterpreter> {
   return p;
 }
 
+// What to do instead of a Python toolbox will not run (a script, a shim it cannot follow, a path that is not there).
+const PYTHON_FIX =
+  'Use a system Python (leave loader_config.python unset for python3 on PATH, or name an installed interpreter such as /usr/bin/python3), or let toolbox make the tool its own environment from one: `toolbox deps --install`.';
+
 function notFound(cmd: string, why?: string): ToolboxError {
+  const python = /^(python|pypy)(\d+(\.\d+)?)?$/.test(basename(cmd));
+  const hint =
+    python && (cmd.includes('/') || why !== 'not on PATH')
+      ? PYTHON_FIX
+      : cmd.includes('/')
+        ? `Point the contract at an executable file that exists, then check with \`toolbox deps\`.`
+        : `Install '${cmd}' or put it on PATH, then check with \`toolbox deps\`.`;
   return new ToolboxError('interpreter_not_found', `Program '${cmd}' not found${why ? `: ${why}` : ''}`, {
     exitCode: ExitCode.missingDeps,
-    hint: `Install '${cmd}' or put it on PATH, then check with \`toolbox deps\`.`,
+    hint,
   });
 }
 
@@ -64,7 +75,7 @@ function outsideSystem(paths: string[]): string[] {
 
 async function doResolve(cmd: string): Promise<ResolvedInterpreter> {
   const found = findOnPath(cmd);
-  if (!found) throw notFound(cmd, 'not on PATH');
+  if (!found) throw notFound(cmd, cmd.includes('/') ? 'no executable file there' : 'not on PATH');
   const name = basename(cmd);
   if (/^(python|pypy)(\d+(\.\d+)?)?$/.test(name)) return resolvePython(cmd, found);
   const real = realpathSync(found);

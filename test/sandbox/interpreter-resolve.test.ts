@@ -10,7 +10,11 @@ let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
 /** resolveInterpreter(cmd) in a fresh process with `env`, from `cwd`: its answer, or its error code. */
-function resolveIn(cwd: string, env: NodeJS.ProcessEnv, cmd = 'python3'): { path?: string; code?: string } {
+function resolveIn(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  cmd = 'python3',
+): { path?: string; code?: string; hint?: string } {
   const out = execFileSync(
     process.execPath,
     [
@@ -18,11 +22,11 @@ function resolveIn(cwd: string, env: NodeJS.ProcessEnv, cmd = 'python3'): { path
       '-e',
       `const { resolveInterpreter } = await import(${JSON.stringify(`${REPO}/dist/sandbox/interpreter.js`)});
        try { console.log(JSON.stringify({ path: (await resolveInterpreter(${JSON.stringify(cmd)})).path })); }
-       catch (e) { console.log(JSON.stringify({ code: e.code })); }`,
+       catch (e) { console.log(JSON.stringify({ code: e.code, hint: e.hint })); }`,
     ],
     { cwd, encoding: 'utf8', env },
   );
-  return JSON.parse(out) as { path?: string; code?: string };
+  return JSON.parse(out) as { path?: string; code?: string; hint?: string };
 }
 
 describe('pyenv shims and scripts', () => {
@@ -72,9 +76,11 @@ describe('pyenv shims and scripts', () => {
     writeFileSync(join(bin, 'python3'), `#!/bin/sh\ntouch ${mark}\nexec python3 "$@"\n`);
     chmodSync(join(bin, 'python3'), 0o755);
     expect(resolveIn(p.dir, { PATH: `${bin}:/usr/bin:/bin`, HOME: p.dir }).code).toBe('interpreter_not_found');
-    expect(resolveIn(p.dir, { PATH: '/usr/bin:/bin', HOME: p.dir }, join(bin, 'python3')).code).toBe(
-      'interpreter_not_found',
-    );
+    const named = resolveIn(p.dir, { PATH: '/usr/bin:/bin', HOME: p.dir }, join(bin, 'python3'));
+    expect(named.code).toBe('interpreter_not_found');
+    // The hint says what to use instead, not to install the refused file.
+    expect(named.hint).toContain('toolbox deps --install');
+    expect(named.hint).not.toContain(join(bin, 'python3'));
     expect(existsSync(mark)).toBe(false);
   });
 });
