@@ -349,3 +349,18 @@ export function dropEmptySections(value: Record<string, unknown>, shape: MapChec
     else if (sub.kind === 'map' && isMapping(v)) dropEmptySections(v, sub);
   }
 }
+
+/**
+ * Problems of one section of the config shape (`['telemetry']`, `['select', 'embeddings']`) given
+ * elsewhere: the user's own config.yaml takes the sections only the user may set.
+ */
+export function checkConfigPart(path: string[], value: unknown): ConfigProblem[] {
+  let c: Check = CONFIG_SHAPE;
+  for (const k of path) {
+    if (c.kind !== 'map' || !c.keys[k]) throw new Error(`no config section ${path.join('.')}`);
+    c = c.keys[k]!;
+  }
+  const out: ConfigProblem[] = [];
+  check(c, value, path, out);
+  return out;
+}

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, resolveProject } from '../src/config.js';
 import type { ToolboxError } from '../src/errors.js';
 import { REPO, cli, tempProject } from './helpers.js';
+import { projectUserOnlyKeys } from '../src/policy/user-settings.js';
 
 const TOOL =
   'id: echo_tool\nname: Echo\ndescription: Echoes a fixed word, for configuration tests only.\nschema: { type: object }\nloader: command\nloader_config: { argv: [echo, hi] }\n';
@@ -40,12 +41,20 @@ function readmeConfig(): string {
 describe('toolbox.config.yaml validation', () => {
   it('accepts the full example config from the README', async () => {
     const text = readmeConfig();
-    expect(text).toContain('embeddings');
     const pr = project(text);
     const proj = resolveProject({ cwd: pr.dir });
     // Other people edit the README: check that every section is there, not its exact values.
-    expect(Object.keys(proj.config).sort()).toEqual(['lint', 'locked', 'permissions', 'registry', 'runtime', 'select']);
-    expect(proj.config.select?.embeddings?.url).toMatch(/^https?:\/\//);
+    expect(Object.keys(proj.config).sort()).toEqual([
+      'lint',
+      'locked',
+      'permissions',
+      'registry',
+      'runtime',
+      'select',
+      'telemetry',
+    ]);
+    // The project's example sets nothing only you may set (README: the table under it).
+    expect(projectUserOnlyKeys(proj)).toEqual([]);
     for (const roles of Object.values(proj.config.permissions?.tools ?? {})) expect(Array.isArray(roles)).toBe(true);
     const r = await cli(['list', '--json'], { cwd: pr.dir });
     expect(r.code).toBe(0);

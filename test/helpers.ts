@@ -137,6 +137,13 @@ export function grantInTests(dir: string, what: { paths?: string[]; env?: string
   });
 }
 
+/** Write (or, with undefined, remove) this test process's own ~/.config/toolbox/config.yaml. */
+export function userConfigInTests(text: string | undefined): void {
+  const file = join(testConfigHome(), 'toolbox', 'config.yaml');
+  if (text === undefined) rmSync(file, { force: true });
+  else writeFileSync(file, text, { mode: 0o600 });
+}
+
 /**
  * Link the repository's node_modules into a test project. A link out of the project is refused
  * unless the user grants its target (docs/sandbox.md), so the test grants it, as a user would.

@@ -8,6 +8,7 @@ import { collectToolArgs, splitRunArgv, type RunOptions } from '../runtime/run-a
 import type { SharedState } from '../state/shared.js';
 import { requireDuration } from '../runtime/duration.js';
 import { openState } from './shared-state.js';
+import { ignoredKeysText, projectUserOnlyKeys } from '../policy/user-settings.js';
 
 /** `toolbox run <id> [--<param> <value> ...]`: one call through the runtime pipeline. */
 export async function runCommand(ctx: CommandContext, args: unknown[]): Promise<number> {
@@ -121,6 +122,8 @@ async function runWith(
   for (const note of files?.contentNotes(saved, res.content) ?? []) io.stderr.write(style.dim(note) + '\n');
   for (const w of res.warnings) io.stderr.write(style.yellow(`warning: ${w}`) + '\n');
   if (verbose) {
+    for (const line of ignoredKeysText(projectUserOnlyKeys(project)))
+      io.stderr.write(style.yellow(`warning: ${line}`) + '\n');
     io.stderr.write(
       style.dim(
         `sandbox: ${res.sandbox}  load ${res.loadMs} ms${res.cacheHit ? ' (cached)' : ''}  run ${res.runMs} ms  total ${res.durationMs} ms`,

@@ -2,6 +2,7 @@ import { resolveProject } from '../config.js';
 import { usageError } from '../errors.js';
 import type { CommandContext } from '../output/context.js';
 import { takeTelemetryWarning } from '../telemetry/state.js';
+import { ignoredKeysText, projectUserOnlyKeys } from '../policy/user-settings.js';
 import { takeStateWarnings } from '../util/state.js';
 import type { Project } from '../config.js';
 import type { RelayLimits } from '../serve/relay-limits.js';
@@ -87,6 +88,7 @@ async function serveWith(
     say(`${tools} tools, --expose ${expose}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`);
     if (ctx.opts.verbose) say(`registry ${project.registryDir}; config ${project.configFile ?? 'none (defaults)'}`);
     if (ignored) say(ctx.style.yellow(`ignoring your settings: ${ignored}`));
+    for (const line of ignoredKeysText(projectUserOnlyKeys(project))) say(ctx.style.yellow(line));
     for (const f of warm.failed) say(ctx.style.yellow(`warm tool '${f.id}' failed to load: ${f.error.message}`));
     if (port !== undefined) {
       const { serveHttpCommand } = await import('./serve-http.js');

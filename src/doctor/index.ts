@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { checkState, isStateUnsafe } from '../util/state.js';
 import { resolveStateUrl, type StateUrl } from '../state/url.js';
 import { legacyGrantsWarning, loadUserGrants } from '../policy/grants.js';
+import { projectUserOnlyKeys } from '../policy/user-settings.js';
 import { join } from 'node:path';
 import { resolveProject, type Project, type ProjectOptions } from '../config.js';
 import { ToolboxError } from '../errors.js';
@@ -19,7 +20,7 @@ import { which } from '../deps/util.js';
 /** One thing that is wrong (error: doctor exits 1) or weaker than it could be (warning), with its fix. */
 export interface DoctorProblem {
   severity: 'error' | 'warning';
-  area: 'node' | 'python' | 'sandbox' | 'registry' | 'deps' | 'state' | 'grants' | 'shared_state';
+  area: 'node' | 'python' | 'sandbox' | 'registry' | 'deps' | 'state' | 'grants' | 'shared_state' | 'config';
   message: string;
   fix: string;
 }
@@ -222,6 +223,13 @@ export async function runDoctor(
       exists: existsSync(join(project!.stateDir, name)),
       what,
     }));
+    for (const k of projectUserOnlyKeys(project))
+      problems.push({
+        severity: 'warning',
+        area: 'config',
+        message: `${k.file ?? 'toolbox.config.yaml'}:${k.line}:${k.column}: ${k.message}`,
+        fix: k.hint,
+      });
     const oldGrants = legacyGrantsWarning(loadUserGrants(project.root), project.root);
     if (oldGrants)
       problems.push({ severity: 'warning', area: 'grants', message: oldGrants.message, fix: oldGrants.hint });

@@ -95,6 +95,13 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     docs: 'Move each entry under `projects: { <project real path>: { <tool id>: … } }`.',
   },
   {
+    id: 'config-user-only',
+    severity: 'warning',
+    description:
+      "The project's toolbox.config.yaml sets what only you may choose (`telemetry.endpoint`, `telemetry.capture_content`, `select.embeddings`): ignored.",
+    docs: 'Remove it from the project; set it in your own ~/.config/toolbox/config.yaml (or OTEL_* variables) if you want it.',
+  },
+  {
     id: 'routing',
     severity: 'warning',
     description: "One of the tool's `examples` does not select the tool.",

@@ -28,6 +28,7 @@ import {
   type RunnableTool,
 } from './runnable/index.js';
 import { envProblems } from '../policy/credentials.js';
+import { projectUserOnlyKeys } from '../policy/user-settings.js';
 import type { Env } from '../util/env.js';
 import type { LintFile, LintSettings, RuleMeta } from './types.js';
 
@@ -152,6 +153,20 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
       severity: 'warning',
       rule: 'grants-outdated',
       ...oldGrants,
+    });
+
+  // Keys that speak for you, set by the project: ignored, and said here (policy/user-settings.ts).
+  // Always a warning: the project's own lint settings cannot hide what it asked for.
+  for (const k of projectUserOnlyKeys(project))
+    diagnostics.push({
+      file: k.file ?? project.configFile ?? project.root,
+      line: k.line,
+      column: k.column,
+      severity: 'warning',
+      rule: 'config-user-only',
+      path: k.key,
+      message: k.message,
+      hint: k.hint,
     });
 
   for (const rel of rels) {

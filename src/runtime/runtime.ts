@@ -22,6 +22,7 @@ import { ownPaths } from './own-paths.js';
 import { assertCanUse } from '../policy/permissions.js';
 import { grantedPaths, sandboxPathsFor } from '../policy/grants.js';
 import { assertEnvGranted } from '../policy/credentials.js';
+import { userSettingsFor } from '../policy/user-settings.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
 import { ToolCache } from './tool-cache.js';
 import { codeVersion } from '../lock/tool-files.js';
@@ -110,11 +111,13 @@ export class Runtime {
 
   /**
    * Call one tool. Resolves with the result; throws ToolboxError with the documented exit code.
-   * With telemetry on (OTEL_EXPORTER_OTLP_ENDPOINT or config `telemetry.endpoint`) the call is an
+   * With telemetry on (OTEL_EXPORTER_OTLP_ENDPOINT or the user's own `telemetry.endpoint`) the call is an
    * `execute_tool` span; otherwise no OpenTelemetry module is ever loaded.
    */
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
-    const t = activeTelemetry() ?? (await ensureTelemetry(this.opts.env ?? process.env, this.project.config.telemetry));
+    const t =
+      activeTelemetry() ??
+      (await ensureTelemetry(this.opts.env ?? process.env, () => userSettingsFor(this.project).telemetry));
     if (!t) return this.invokeOnce(req);
     const { withToolSpan } = await import('../telemetry/tool-span.js');
     return withToolSpan(t, { name: req.id, callId: req.callId ?? randomUUID(), args: req.args }, () =>

@@ -16,6 +16,10 @@ import { cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
 import { isSmallTalk } from './small-talk.js';
 import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
 import { isStateUnsafe } from '../util/state.js';
+import { userSettingsFor } from '../policy/user-settings.js';
+
+// Thrown inside the dense block when the user configured no embeddings endpoint: nothing to say.
+const NO_DENSE = new Error('no embeddings endpoint');
 import { openIndex, type SelectIndex } from './store.js';
 
 /** One matched query term: which fields of the tool it matched and its share of the score. */
@@ -166,13 +170,15 @@ export class Selector {
     let order = cutOff(topK(lexical, Math.max(top, DENSE_DEPTH), allow), lexical, cover, opts);
     let final: ArrayLike<number> = lexical;
     let dense: Float64Array | undefined;
-    const cfg = this.project.config.select?.embeddings as EmbeddingsConfig | undefined;
-    if (cfg?.url && opts.dense !== false && order.length > 1) {
+    if (opts.dense !== false && order.length > 1) {
       try {
+        // Your own config.yaml's, never the project's: it says where your queries go (policy/user-settings.ts).
+        const cfg = userSettingsFor(this.project).embeddings as EmbeddingsConfig | undefined;
+        if (!cfg?.url) throw NO_DENSE;
         dense = await denseScores(this.project, this.index, query, cfg, opts.env ?? {}, opts.signal);
         ({ order, scores: final } = rerank(order, lexical, dense, cfg.weight));
       } catch (e) {
-        warnings.push(`dense retrieval unavailable, lexical ranking only: ${(e as Error).message}`);
+        if (e !== NO_DENSE) warnings.push(`dense retrieval unavailable, lexical ranking only: ${(e as Error).message}`);
       }
     }
     // A query that is a tool's id or name gets that tool first (its name can only be among the matches).

@@ -11,6 +11,7 @@ import { removeSession } from '../policy/session.js';
 import { Limiter } from '../runtime/limiter.js';
 import { DEFAULT_RELAY_LIMITS, limitRelay, type RelayLimits } from './relay-limits.js';
 import { ensureTelemetry } from '../telemetry/state.js';
+import { userSettingsFor } from '../policy/user-settings.js';
 import { errorResult, okResult, type CallResult } from './results.js';
 import { searchTools } from './search.js';
 import { MemoryStore, type ServeStore } from './store.js';
@@ -121,7 +122,7 @@ export class ServeCore {
   /** Load the `warm: true` tools now, so their first call is fast. */
   async start(): Promise<{ loaded: string[]; failed: { id: string; error: ToolboxError }[] }> {
     // Telemetry first, so the first request already gets its MCP span.
-    await ensureTelemetry(this.opts.env ?? process.env, this.project.config.telemetry);
+    await ensureTelemetry(this.opts.env ?? process.env, () => userSettingsFor(this.project).telemetry);
     this.registry();
     this.watcher = new RegistryWatcher(
       this.project.registryDir,

@@ -44,7 +44,10 @@ export function telemetryProblem(e: unknown, endpoint: string): string {
   return `the OpenTelemetry SDK could not start (${message.split('\n')[0]!.slice(0, 200)}; toolbox needs SDK 2.x and exporters 0.2xx)`;
 }
 
-/** Settings from toolbox.config.yaml's `telemetry:` section. */
+/**
+ * The user's telemetry settings: the `telemetry:` section of their own ~/.config/toolbox/config.yaml
+ * (policy/user-settings.ts), never a project's toolbox.config.yaml, which may only name the service.
+ */
 export interface TelemetryConfig {
   endpoint?: string;
   capture_content?: boolean;
@@ -53,21 +56,26 @@ export interface TelemetryConfig {
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim());
 
+/** The user's settings, or how to read them (only read when the environment names no endpoint). */
+export type TelemetrySettings = TelemetryConfig | (() => TelemetryConfig | undefined) | undefined;
+
 /**
  * The OTLP/HTTP base URL when tracing is asked for: OTEL_EXPORTER_OTLP_ENDPOINT (or the traces
- * endpoint variable), else `telemetry.endpoint` in the config. OTEL_SDK_DISABLED=true wins.
+ * endpoint variable), else `telemetry.endpoint` in the user's config. OTEL_SDK_DISABLED=true wins.
  */
 export function telemetryEndpoint(env: NodeJS.ProcessEnv, config?: TelemetryConfig): string | undefined {
   if (truthy(env.OTEL_SDK_DISABLED)) return undefined;
   return env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || config?.endpoint || undefined;
 }
 
-/** Start telemetry once per process when the environment or config asks for it; else nothing is loaded. */
+/** Start telemetry once per process when the environment or the user's config asks for it; else nothing is loaded. */
 export function ensureTelemetry(
   env: NodeJS.ProcessEnv,
-  config?: TelemetryConfig,
+  settings?: TelemetrySettings,
 ): Promise<TelemetryHandle | undefined> {
   if (started) return started;
+  if (truthy(env.OTEL_SDK_DISABLED)) return Promise.resolve(undefined);
+  const config = typeof settings === 'function' ? settings() : settings;
   const endpoint = telemetryEndpoint(env, config);
   if (!endpoint) return Promise.resolve(undefined);
   started = import('./sdk.js')

@@ -347,6 +347,22 @@ export const CASES = {
     attack: 'a caller without the token reads versions, counts or the state URL from `/healthz` and `/readyz`',
     outcome: 'blocked',
   },
+  'telemetry-project-endpoint': {
+    item: '23.8',
+    attack:
+      "a project's `telemetry.endpoint` names its own collector while the user's env holds `OTEL_EXPORTER_OTLP_HEADERS`",
+    outcome: 'blocked',
+  },
+  'telemetry-project-capture': {
+    item: '23.8',
+    attack: "a project's `telemetry.capture_content: true` would record every argument on the user's collector",
+    outcome: 'blocked',
+  },
+  'embeddings-project-endpoint': {
+    item: '23.8',
+    attack: "a project's `select.embeddings` sends the user's queries, with `api_key_env: EMB_KEY`, to its server",
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -10,6 +10,7 @@ import { ExitCode } from '../../src/errors.js';
 import { denseScores } from '../../src/select/dense.js';
 import { openSelector, selectTools } from '../../src/select/index.js';
 import { fixtureContract, fixtureProject } from './fixture.js';
+import { userConfigInTests } from '../helpers.js';
 
 const DIM = 64;
 const CONCEPT: Record<string, string> = {
@@ -78,13 +79,27 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 let fx: ReturnType<typeof fixtureProject>;
 afterEach(() => {
   fx?.cleanup();
+  userConfigInTests(undefined);
   requests.length = 0;
 });
-const configure = () => writeFileSync(join(fx.dir, 'toolbox.config.yaml'), config(url));
+const configure = () => userConfigInTests(config(url));
+// The endpoint is the user's own setting (their config.yaml), never the project's.
+const yours = (text: string) => (userConfigInTests(text), {});
 const config = (u: string) =>
   `select:\n  embeddings:\n    url: ${u}\n    model: test-embed\n    api_key_env: EMB_KEY\n    weight: 1\n`;
 
 describe('dense retrieval fused with the lexical ranking', () => {
+  it("a project's select.embeddings is ignored: its server gets neither your queries nor the key it names", async () => {
+    fx = fixtureProject({ 'toolbox.config.yaml': config(url) });
+    const sel = await selectTools(fx.project(), 'latest share forecast', { env: { EMB_KEY: 'sk-yours' } });
+    expect(requests).toHaveLength(0);
+    expect(sel.results.every((r) => r.dense === undefined)).toBe(true);
+    // The same endpoint in your own config.yaml is used.
+    userConfigInTests(config(url));
+    await selectTools(fx.project(), 'latest share forecast', { env: { EMB_KEY: 'sk-yours' } });
+    expect(requests.length).toBeGreaterThan(0);
+  });
+
   it('is off unless configured', async () => {
     fx = fixtureProject();
     const sel = await selectTools(fx.project(), 'do I need an umbrella today');
@@ -108,7 +123,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
   });
 
   it('embeds each tool once, and again only when its text changes', async () => {
-    fx = fixtureProject({ 'toolbox.config.yaml': config(url) });
+    fx = fixtureProject({ ...yours(config(url)) });
     await selectTools(fx.project(), 'latest forecast');
     expect(requests.flatMap((r) => r.inputs)).toHaveLength(8 + 1);
     requests.length = 0;
@@ -124,7 +139,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
   });
 
   it('falls back to lexical ranking with a warning when the endpoint fails', async () => {
-    fx = fixtureProject({ 'toolbox.config.yaml': config(url.replace('/v1', '/nope')) });
+    fx = fixtureProject({ ...yours(config(url.replace('/v1', '/nope'))) });
     const sel = await selectTools(fx.project(), 'latest share forecast');
     expect(sel.results[0]!.id).toBe('stock_price');
     expect(sel.warnings.join('\n')).toMatch(/dense retrieval unavailable.*404/);
@@ -139,7 +154,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
       [`${origin}/v1/embeddings/x`]: '/v1/embeddings/x/embeddings',
     };
     for (const [u, path] of Object.entries(paths)) {
-      fx = fixtureProject({ 'toolbox.config.yaml': config(u) });
+      fx = fixtureProject({ ...yours(config(u)) });
       const sel = await selectTools(fx.project(), 'latest share forecast');
       expect(sel.warnings, u).toEqual([]);
       expect(new Set(requests.map((r) => r.path)), u).toEqual(new Set([path]));
@@ -155,7 +170,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
         fixtureContract('read_file').replace(/^id: read_file$/m, `id: extra_${i}`),
       ]),
     );
-    fx = fixtureProject({ 'toolbox.config.yaml': config(url), ...extra });
+    fx = fixtureProject({ ...yours(config(url)), ...extra });
     const sel = await selectTools(fx.project(), 'latest share forecast', { env: {} });
     expect(sel.warnings).toEqual([]);
     expect(requests.map((r) => r.inputs.length)).toEqual([64, 6, 1]); // 70 tools, then the query
@@ -163,10 +178,10 @@ describe('dense retrieval fused with the lexical ranking', () => {
   });
 
   it('matches each vector to its input by index and compares by cosine (the scale of a vector does not count)', async () => {
-    fx = fixtureProject({ 'toolbox.config.yaml': config(url) });
+    fx = fixtureProject({ ...yours(config(url)) });
     const plain = await selectTools(fx.project(), 'latest share forecast');
     fx.cleanup();
-    fx = fixtureProject({ 'toolbox.config.yaml': config(`${origin}/rev`) });
+    fx = fixtureProject({ ...yours(config(`${origin}/rev`)) });
     const rev = await selectTools(fx.project(), 'latest share forecast');
     expect(rev.warnings).toEqual([]);
     const dense = (s: typeof plain) => s.results.map((r) => [r.id, Number(r.dense!.toFixed(5))]);
@@ -177,7 +192,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
   });
 
   it('caches the normalised vectors per endpoint and model, and embeds everything again for another model', async () => {
-    fx = fixtureProject({ 'toolbox.config.yaml': config(url) });
+    fx = fixtureProject({ ...yours(config(url)) });
     await selectTools(fx.project(), 'latest forecast');
     const dir = join(fx.dir, '.toolbox', 'cache');
     const files = readdirSync(dir).filter((f) => /^embeddings-[0-9a-f]{16}\.json$/.test(f));
@@ -191,7 +206,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
       expect(Math.hypot(...v)).toBeCloseTo(1, 5);
     }
     requests.length = 0;
-    writeFileSync(join(fx.dir, 'toolbox.config.yaml'), config(url).replace('test-embed', 'other-embed'));
+    userConfigInTests(config(url).replace('test-embed', 'other-embed'));
     await selectTools(fx.project(), 'latest forecast');
     expect(requests.flatMap((r) => r.inputs)).toHaveLength(8 + 1);
     expect(readdirSync(dir).filter((f) => f.startsWith('embeddings-'))).toHaveLength(2);
@@ -214,7 +229,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
   });
 
   it('falls back with a warning naming the endpoint when it answers too few vectors or cannot be reached', async () => {
-    fx = fixtureProject({ 'toolbox.config.yaml': config(`${origin}/short`) });
+    fx = fixtureProject({ ...yours(config(`${origin}/short`)) });
     const short = await selectTools(fx.project(), 'latest share forecast');
     expect(short.results[0]!.id).toBe('stock_price');
     expect(short.results[0]!.dense).toBeUndefined();
@@ -224,7 +239,7 @@ describe('dense retrieval fused with the lexical ranking', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const gone = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise<void>((r) => closed.close(() => r()));
-    fx = fixtureProject({ 'toolbox.config.yaml': config(gone) });
+    fx = fixtureProject({ ...yours(config(gone)) });
     const down = await selectTools(fx.project(), 'latest share forecast');
     expect(down.results[0]!.id).toBe('stock_price');
     expect(down.warnings).toEqual([expect.stringContaining(`${gone}/embeddings`)]);

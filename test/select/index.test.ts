@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSelector, selectTools } from '../../src/select/index.js';
 import { readSession } from '../../src/policy/session.js';
 import { fixtureProject } from './fixture.js';
+import { userConfigInTests } from '../helpers.js';
 
 let fx: ReturnType<typeof fixtureProject> | undefined;
 afterEach(() => {
@@ -268,9 +269,8 @@ describe('more of rank, tokens and selectTools', () => {
         srv.close(() => res(p));
       });
     });
-    fx = fixtureProject({
-      'toolbox.config.yaml': `select:\n  embeddings:\n    url: http://127.0.0.1:${port}/v1/embeddings\n    model: m\n`,
-    });
+    fx = fixtureProject();
+    userConfigInTests(`select:\n  embeddings:\n    url: http://127.0.0.1:${port}/v1/embeddings\n    model: m\n`);
     const s = await openSelector(fx.project());
     const asked = await s.rank('email');
     expect(asked.results.map((t) => t.id)).toEqual(['send_email', 'calendar_add_event']);
@@ -279,6 +279,7 @@ describe('more of rank, tokens and selectTools', () => {
     const off = await s.rank('email', { dense: false });
     expect(off.results.map((t) => t.id)).toEqual(['send_email', 'calendar_add_event']);
     expect(off.warnings).toEqual([]);
+    userConfigInTests(undefined);
   });
 
   it('opens on a registry the caller loaded, with its project', async () => {
