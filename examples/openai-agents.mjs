@@ -26,7 +26,10 @@ export async function ask(question, { cwd = process.cwd(), model = process.env.O
           name: t.name,
           description: t.description,
           parameters: t.inputSchema,
-          strict: false, // contract schemas are plain JSON Schema; toolbox validates every call
+          // strict: false: contract schemas are plain JSON Schema; toolbox validates every call. (In
+          // TypeScript, `parameters: t.inputSchema as any`: the SDK types a non-strict schema as
+          // `additionalProperties: true`.)
+          strict: false,
           execute: (input, _context, details) => t.execute(input, { toolCallId: details?.toolCall?.callId }),
         }),
       ),

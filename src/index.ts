@@ -50,6 +50,7 @@ export {
   type DefinitionsByFormat,
   type OpenAIToolDefinition,
   type AnthropicToolDefinition,
+  type ObjectSchema,
   type McpToolList,
 } from './select/definitions.js';
 export {
@@ -76,6 +77,7 @@ export type {
   SelectForAgentOptions,
   RunForAgentOptions,
   OpenAIChatToolCall,
+  OpenAIChatCustomToolCall,
   OpenAIChatToolMessage,
   OpenAIFunctionCall,
   OpenAIFunctionCallOutput,

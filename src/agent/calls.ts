@@ -3,6 +3,7 @@
 // answer a search with the tools toolbox selects.
 import { ToolboxError } from '../errors.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { objectSchema } from '../select/definitions.js';
 import { toolReferenceResult, toolSearchOutput, type AnthropicToolReferenceResult } from '../select/deferral.js';
 import type { OpenAIToolSearchOutput } from '../select/deferral.js';
 import { selectContracts } from './tools.js';
@@ -10,6 +11,7 @@ import type {
   AnthropicToolResult,
   AnthropicToolUse,
   ExecutableTool,
+  OpenAIChatCustomToolCall,
   OpenAIChatToolCall,
   OpenAIChatToolMessage,
   OpenAIFunctionCall,
@@ -76,7 +78,7 @@ async function invokeForModel(
  */
 export function runToolCall(
   rt: Runtime,
-  call: OpenAIChatToolCall,
+  call: OpenAIChatToolCall | OpenAIChatCustomToolCall,
   opts?: RunForAgentOptions,
 ): Promise<OpenAIChatToolMessage>;
 export function runToolCall(
@@ -91,9 +93,15 @@ export function runToolCall(
 ): Promise<AnthropicToolResult>;
 export async function runToolCall(
   rt: Runtime,
-  call: OpenAIChatToolCall | OpenAIFunctionCall | AnthropicToolUse,
+  call: OpenAIChatToolCall | OpenAIChatCustomToolCall | OpenAIFunctionCall | AnthropicToolUse,
   opts: RunForAgentOptions = {},
 ): Promise<OpenAIChatToolMessage | OpenAIFunctionCallOutput | AnthropicToolResult> {
+  if (call.type === 'custom') {
+    const e = new ToolboxError('unknown_tool', `'${call.custom.name}' is not a function tool of this registry.`, {
+      hint: 'Call one of the function tools you were given, with a JSON object of arguments.',
+    });
+    return { role: 'tool', tool_call_id: call.id, content: toolErrorText(e) };
+  }
   if ('function' in call) {
     const r = await invokeForModel(
       rt,
@@ -172,7 +180,7 @@ export async function selectExecutableTools(
   return contracts.map((c) => ({
     name: c.id,
     description: c.description,
-    inputSchema: c.schema,
+    inputSchema: objectSchema(c.schema),
     execute: async (input, o) =>
       (await invokeForModel(rt, c.id, () => input ?? {}, o?.toolCallId, { ...opts, signal: o?.signal })).text,
   }));

@@ -52,9 +52,12 @@ export async function selectDefinitions(
 ): Promise<AgentDefinitionsByFormat[AgentDefinitionFormat]> {
   const contracts = await selectContracts(rt, query, opts);
   if (format !== 'openai-responses') return toDefinitions(contracts, format);
-  // The Responses API's function tool is flat. `strict` is left out: the API then uses strict
-  // validation when the schema allows it, and toolbox validates the arguments in any case.
-  return toDefinitions(contracts, 'openai').map((d) => ({ type: 'function' as const, ...d.function }));
+  // The Responses API's function tool is flat; strict: false as in toolSearchOutput (select/deferral.ts).
+  return toDefinitions(contracts, 'openai').map((d) => ({
+    type: 'function' as const,
+    ...d.function,
+    strict: false as const,
+  }));
 }
 
 /**
@@ -81,7 +84,7 @@ const SEARCH_DESCRIPTION =
   'Search the tool library for tools that can help with a task, and load them. ' +
   'Describe the task in a few words (any language), e.g. "convert miles to kilometres" or "查询天气".';
 const SEARCH_SCHEMA = {
-  type: 'object',
+  type: 'object' as const,
   properties: { query: { type: 'string', description: 'What the tool should do, in a few words.' } },
   required: ['query'],
   additionalProperties: false,

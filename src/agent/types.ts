@@ -2,6 +2,7 @@
 // the messages that answer them, as each API documents them. Plain structural types, so an SDK's own
 // objects (openai, @anthropic-ai/sdk) fit them without conversion.
 import type { JsonSchema } from '../contract/types.js';
+import type { ObjectSchema } from '../select/definitions.js';
 import type { Caller } from '../policy/permissions.js';
 import type { ToolClient } from '../loaders/types.js';
 
@@ -33,6 +34,12 @@ export interface OpenAIChatToolCall {
   id: string;
   type?: 'function';
   function: { name: string; arguments: string };
+}
+/** A Chat Completions call of a custom (free-text) tool. toolbox tools are functions: it is answered with an error. */
+export interface OpenAIChatCustomToolCall {
+  id: string;
+  type: 'custom';
+  custom: { name: string; input: string };
 }
 /** The `role: "tool"` message that answers a Chat Completions tool call. */
 export interface OpenAIChatToolMessage {
@@ -82,12 +89,16 @@ export interface AnthropicToolResult {
   is_error?: true;
 }
 
-/** An OpenAI Responses function tool definition (flat, unlike Chat Completions'). */
+/**
+ * An OpenAI Responses function tool definition (flat, unlike Chat Completions'). `strict: false`:
+ * contract schemas are plain JSON Schema, not written for strict mode; toolbox validates every call.
+ */
 export interface OpenAIResponsesToolDefinition {
   type: 'function';
   name: string;
   description: string;
   parameters: JsonSchema;
+  strict: false;
 }
 
 /** The search tool a model is given when tools are loaded on demand (see toolSearchTool). */
@@ -101,7 +112,7 @@ export interface OpenAIToolSearchTool {
 export interface AnthropicSearchTool {
   name: string;
   description: string;
-  input_schema: JsonSchema;
+  input_schema: ObjectSchema;
 }
 
 /**
@@ -113,7 +124,7 @@ export interface ExecutableTool {
   name: string;
   description: string;
   /** The contract's JSON Schema of the arguments object. */
-  inputSchema: JsonSchema;
+  inputSchema: ObjectSchema;
   /**
    * Runs the call (validation, permissions, sandbox, format) and resolves with the text for the model.
    * A call that fails for a reason the model can act on (bad arguments, the tool's own error, a limit,

@@ -6,8 +6,8 @@
 // - OpenAI Responses (tool search with `execution: "client"`): a `tool_search_output` item,
 //   `{ "type": "tool_search_output", "call_id", "execution": "client", "status": "completed",
 //   "tools": [function definitions] }`, answering the model's `tool_search_call`.
-import type { ToolContract } from '../contract/types.js';
-import type { AnthropicToolDefinition } from './definitions.js';
+import type { JsonSchema, ToolContract } from '../contract/types.js';
+import { objectSchema, type AnthropicToolDefinition } from './definitions.js';
 
 /** `toolbox select --format` values for the deferral hooks. */
 export const DEFERRAL_FORMATS = ['tool-reference', 'tool-search-output'] as const;
@@ -26,7 +26,7 @@ export interface OpenAIToolSearchOutput {
   call_id: string;
   execution: 'client';
   status: 'completed';
-  tools: { type: 'function'; name: string; description: string; parameters: unknown }[];
+  tools: { type: 'function'; name: string; description: string; parameters: JsonSchema; strict: false }[];
 }
 
 /** The Anthropic answer to a search: one `tool_reference` per selected tool (a text block when none matched). */
@@ -47,7 +47,15 @@ export function toolSearchOutput(contracts: readonly ToolContract[], callId = ''
     call_id: callId,
     execution: 'client',
     status: 'completed',
-    tools: contracts.map((c) => ({ type: 'function', name: c.id, description: c.description, parameters: c.schema })),
+    // strict: false (the API's FunctionTool asks for a value): contract schemas are plain JSON Schema,
+    // not written for strict mode, and toolbox validates every call's arguments against them anyway.
+    tools: contracts.map((c) => ({
+      type: 'function',
+      name: c.id,
+      description: c.description,
+      parameters: c.schema,
+      strict: false,
+    })),
   };
 }
 
@@ -58,7 +66,7 @@ export function deferredAnthropicTools(
   return contracts.map((c) => ({
     name: c.id,
     description: c.description,
-    input_schema: c.schema,
+    input_schema: objectSchema(c.schema),
     defer_loading: true as const,
   }));
 }

@@ -12,11 +12,13 @@ export interface OpenAIToolDefinition {
   type: 'function';
   function: { name: string; description: string; parameters: JsonSchema };
 }
+/** A tool's input schema where the API requires an object schema (Anthropic's `input_schema`). */
+export type ObjectSchema = { type: 'object'; [key: string]: unknown };
 /** An Anthropic Messages API tool definition. */
 export interface AnthropicToolDefinition {
   name: string;
   description: string;
-  input_schema: JsonSchema;
+  input_schema: ObjectSchema;
 }
 /** The MCP `tools/list` result shape. */
 export interface McpToolList {
@@ -27,6 +29,11 @@ export interface DefinitionsByFormat {
   openai: OpenAIToolDefinition[];
   anthropic: AnthropicToolDefinition[];
   mcp: McpToolList;
+}
+
+/** The arguments schema as the APIs type it: an object schema (a tool's arguments are always an object). */
+export function objectSchema(schema: JsonSchema | undefined): ObjectSchema {
+  return { ...(schema ?? {}), type: 'object' };
 }
 
 /**
@@ -65,7 +72,7 @@ export function toDefinitions(
         function: { name: c.id, description: c.description, parameters: c.schema },
       }));
     case 'anthropic':
-      return contracts.map((c) => ({ name: c.id, description: c.description, input_schema: c.schema }));
+      return contracts.map((c) => ({ name: c.id, description: c.description, input_schema: objectSchema(c.schema) }));
     case 'mcp':
       return { tools: contracts.map((c) => mcpToolDefinition(c)) };
   }

@@ -33,7 +33,8 @@ describe('selectDefinitions', () => {
     expect(openai[0]).toMatchObject({ type: 'function', function: { name: 'convert_units' } });
     const responses = await selectDefinitions(rt, MARATHON, 'openai-responses', { top: 1 });
     expect(responses).toHaveLength(1);
-    expect(Object.keys(responses[0]!).sort()).toEqual(['description', 'name', 'parameters', 'type']);
+    expect(Object.keys(responses[0]!).sort()).toEqual(['description', 'name', 'parameters', 'strict', 'type']);
+    expect(responses[0]!.strict).toBe(false);
     expect(responses[0]!.parameters).toMatchObject({ required: ['value', 'from_unit', 'to_unit'] });
     const anthropic = await selectDefinitions(rt, MARATHON, 'anthropic');
     expect(anthropic[0]).toMatchObject({ name: 'convert_units', input_schema: { type: 'object' } });
@@ -95,6 +96,11 @@ describe('runToolCall', () => {
       arguments: '{"value": 1, "from_unit": "kg", "to_unit": "km"}',
     });
     expect(toolError.output).toMatch(/^Error \[\w+\]: /);
+
+    // A Chat Completions custom (free-text) tool call: toolbox tools are functions.
+    const custom = await runToolCall(rt, { id: 'c5', type: 'custom', custom: { name: 'calculator', input: '1+1' } });
+    expect(custom).toMatchObject({ role: 'tool', tool_call_id: 'c5' });
+    expect(custom.content).toMatch(/^Error \[unknown_tool\]: /);
   });
 
   it('throws when the caller cancelled the call', async () => {

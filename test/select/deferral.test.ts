@@ -44,7 +44,8 @@ describe('deferral formats', () => {
     });
     expect(out.tools).toHaveLength(1);
     expect(out.tools[0]).toMatchObject({ type: 'function', name: 'stock_price', parameters: { type: 'object' } });
-    expect(Object.keys(out.tools[0]!).sort()).toEqual(['description', 'name', 'parameters', 'type']);
+    expect(Object.keys(out.tools[0]!).sort()).toEqual(['description', 'name', 'parameters', 'strict', 'type']);
+    expect(out.tools[0]!.strict).toBe(false);
   });
 
   it('refuses --format tool-reference / tool-search-output without --call-id (usage error, nothing on stdout)', async () => {
