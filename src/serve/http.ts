@@ -58,6 +58,12 @@ export interface HttpOptions {
 
 /** How long a draining server lets calls in flight finish (`--drain`). */
 export const DEFAULT_DRAIN_MS = 30_000;
+/**
+ * A draining server keeps listening (and answering 503) until no request has come for this long: a
+ * balancer that still sends it calls has not yet seen /readyz fail, and a connection it opens just as
+ * the listener closes would be reset with its request in it (lost instead of retried elsewhere).
+ */
+export const DRAIN_QUIET_MS = 1000;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -151,6 +157,8 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   const sessions = new LegacySessions(core, opts.onSessionClosed);
   let inFlight = 0;
   let draining = false;
+  /** When the last request other than a health check arrived. */
+  let lastRequest = 0;
   // Deployment-wide limits: asked only when there is something to enforce beyond this replica's own.
   const clientLimits = new ClientLimits({ perClient: limits.maxPerClient, ...opts.clients }, core.shared);
   const deploymentLimits = Boolean(
@@ -168,6 +176,7 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // Health checks first: no token, nothing revealed but a status word (health.ts).
     if (answerHealth(req, res, core, draining)) return;
+    lastRequest = Date.now();
     if (draining) res.setHeader('connection', 'close'); // the balancer reconnects to another replica
     // Cheap checks first, before reading a body or counting anything against the sessions.
     const hosts = allowedHosts(opts.host, port);
@@ -309,8 +318,8 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       opts.onDrain?.('start', Math.max(inFlight, core.active));
       http.closeIdleConnections();
       const until = Date.now() + (opts.drainMs ?? DEFAULT_DRAIN_MS);
-      while ((inFlight > 0 || core.active > 0) && Date.now() < until && !stopped)
-        await new Promise((r) => setTimeout(r, 25));
+      const busy = () => inFlight > 0 || core.active > 0 || Date.now() - lastRequest < DRAIN_QUIET_MS;
+      while (busy() && Date.now() < until && !stopped) await new Promise((r) => setTimeout(r, 25));
       opts.onDrain?.('done', Math.max(inFlight, core.active));
       await stop();
     };

@@ -3,7 +3,7 @@
 // what must hold, with generous bounds on time (the machine may be loaded), never a speed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, testConfigEnv } from '../helpers.js';
-import { callTool, errorCode, scaleProject } from './project.js';
+import { TEXT, callTool, contract, errorCode, scaleProject } from './project.js';
 // @ts-expect-error: a plain ES module shared with the bench (no types)
 import { startCluster, startRedis } from '../../deploy/local-cluster.mjs';
 
@@ -86,6 +86,20 @@ describe('serve behind HAProxy with shared state', () => {
     // Without --state: this machine's .toolbox/ only, where nothing was written while Redis answered.
     expect((await statsJson(['--state', 'off'])).find((t) => t.tool === 'echo_text')).toBeUndefined();
   });
+
+  it('a registry change is picked up by every replica without a restart', async () => {
+    proj.write(
+      'tool_registry/shout.yaml',
+      contract('shout', 'echo', 'Repeat a text back, loudly. Use to test reloads.', TEXT),
+    );
+    for (const r of c.replicas)
+      await expect
+        .poll(async () => (await callTool(r.url, c.headers, 'shout', { text: 'hi' })).result?.structuredContent, {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toEqual({ echo: 'hi' });
+  }, 60_000);
 
   it('SIGTERM drains: /readyz answers 503, new calls get 503 + Retry-After, the slow call finishes, exit 0', async () => {
     const r = c.replicas[2]!;

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { tempProject } from '../helpers.js';
 
-const contract = (id: string, fn: string, description: string, schema: string, extra = '') => `id: ${id}
+export const contract = (id: string, fn: string, description: string, schema: string, extra = '') => `id: ${id}
 name: ${id}
 description: ${description}
 schema:
@@ -27,7 +27,7 @@ def echo(text):
     return {"echo": text}
 `;
 
-const TEXT = `  type: object
+export const TEXT = `  type: object
   properties:
     text: { type: string, description: any text }
   required: [text]`;
