@@ -59,9 +59,9 @@ export interface HttpOptions {
 /** How long a draining server lets calls in flight finish (`--drain`). */
 export const DEFAULT_DRAIN_MS = 30_000;
 /**
- * A draining server keeps listening (and answering 503) until no request has come for this long: a
- * balancer that still sends it calls has not yet seen /readyz fail, and a connection it opens just as
- * the listener closes would be reset with its request in it (lost instead of retried elsewhere).
+ * A draining server that still gets requests keeps listening (and answering 503) until none has come
+ * for this long: a balancer that still sends it calls has not yet seen /readyz fail, and a connection
+ * it opens just as the listener closes would be reset with its request in it (lost, not retried).
  */
 export const DRAIN_QUIET_MS = 1000;
 
@@ -318,7 +318,10 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       opts.onDrain?.('start', Math.max(inFlight, core.active));
       http.closeIdleConnections();
       const until = Date.now() + (opts.drainMs ?? DEFAULT_DRAIN_MS);
-      const busy = () => inFlight > 0 || core.active > 0 || Date.now() - lastRequest < DRAIN_QUIET_MS;
+      const began = Date.now();
+      // Requests that keep coming while draining mean a balancer still sends them: wait until it stops.
+      const sent = () => lastRequest >= began && Date.now() - lastRequest < DRAIN_QUIET_MS;
+      const busy = () => inFlight > 0 || core.active > 0 || sent();
       while (busy() && Date.now() < until && !stopped) await new Promise((r) => setTimeout(r, 25));
       opts.onDrain?.('done', Math.max(inFlight, core.active));
       await stop();
