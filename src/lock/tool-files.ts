@@ -16,8 +16,11 @@ import { nodeModulePaths, programPaths, pythonModulePaths } from '../sandbox/too
 /** Folders never walked: what toolbox or an interpreter writes, and installed dependencies. */
 const SKIP_DIRS = new Set(['node_modules', '__pycache__', '.git', '.toolbox']);
 
-/** At most this many files are looked at per tool; past it the set is marked incomplete. */
-export const CODE_FILES_LIMIT = 5000;
+/**
+ * At most this many files and folders are looked at per tool (a project cannot make every call walk
+ * a huge tree); past it the set is marked incomplete.
+ */
+export const CODE_ENTRIES_LIMIT = 5000;
 
 /** A tool's code as found on disk now. */
 export interface ToolCode {
@@ -25,7 +28,7 @@ export interface ToolCode {
   files: string[];
   /** stat-based fingerprint of those files (path, size, mtime, ctime, inode): changes when any changes. */
   fingerprint: string;
-  /** False when the walk stopped at CODE_FILES_LIMIT (the fingerprint then covers the files seen). */
+  /** False when the walk stopped at CODE_ENTRIES_LIMIT (the fingerprint then covers what was seen). */
   complete: boolean;
 }
 
@@ -86,18 +89,23 @@ function listing(dir: string, st: Stats): Entry[] {
 /**
  * Visit every file and folder of the tool's code: one stat each, a folder read again only when it
  * changed since this process last read it. `seen(path, stat)` gets each (stat undefined: missing).
- * Returns false when the walk stopped at CODE_FILES_LIMIT files.
+ * Returns false when the walk stopped at CODE_ENTRIES_LIMIT files and folders.
  */
 function walk(roots: string[], seen: (path: string, st: Stats | undefined, file: boolean) => void): boolean {
-  let files = 0;
+  let count = 0;
   const visit = (path: string, isDir: boolean | undefined, depth: number): boolean => {
-    const st = statSync(path, { throwIfNoEntry: false });
+    if (++count > CODE_ENTRIES_LIMIT) return false;
+    let st: Stats | undefined;
+    try {
+      st = statSync(path, { throwIfNoEntry: false });
+    } catch {
+      st = undefined; // unreadable (a loop of links, no permission): seen as missing
+    }
     if (!st) {
       seen(path, undefined, true);
       return true;
     }
     if (!st.isDirectory()) {
-      if (++files > CODE_FILES_LIMIT) return false;
       seen(path, st, true);
       return true;
     }

@@ -1,9 +1,9 @@
 // The files of a tool's code (what warm workers watch and the lock pins) and their fingerprints.
 import { afterEach, describe, expect, it } from 'vitest';
-import { symlinkSync, utimesSync } from 'node:fs';
+import { mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolContract } from '../../src/contract/types.js';
-import { codeRoots, codeVersion, toolCode } from '../../src/lock/tool-files.js';
+import { CODE_ENTRIES_LIMIT, codeRoots, codeVersion, toolCode } from '../../src/lock/tool-files.js';
 import { tempProject } from '../helpers.js';
 
 const done: (() => void)[] = [];
@@ -68,5 +68,13 @@ describe('toolCode / codeVersion', () => {
     const code = toolCode(p.dir, py('pkg.tool'));
     expect(code.complete).toBe(true);
     expect(code.files).toEqual(['pkg/__init__.py', 'pkg/tool.py'].map((f) => join(p.dir, f)));
+  });
+
+  it('a huge tree is walked only up to CODE_ENTRIES_LIMIT files and folders', () => {
+    const p = project({ 'pkg/__init__.py': '', 'pkg/tool.py': '' });
+    for (let i = 0; i < CODE_ENTRIES_LIMIT + 10; i++) mkdirSync(join(p.dir, 'pkg', `d${i}`));
+    const code = toolCode(p.dir, py('pkg.tool'));
+    expect(code.complete).toBe(false);
+    expect(codeVersion(p.dir, py('pkg.tool'))).toMatch(/\+$/);
   });
 });
