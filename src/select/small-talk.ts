@@ -43,11 +43,15 @@ const set = (s: string) => new Set(s.split(' '));
 const POSSESSIVE = set('your yours yourself yourselves ur');
 const MODAL = set('can could would will won wouldn couldn shall may might cannot');
 // Verbs of being, feeling and thinking: "can you feel pain?" asks about the assistant, "can you send …" for a task.
-const STATIVE = set('be feel think love like hate dream sleep eat see hear remember understand believe cry laugh die');
+const STATIVE = set('be feel think love like hate dream sleep eat see hear remember understand believe cry laugh die live exist');
 // "do you know …", "do you have …", "would you mind …" put a request to the assistant.
 const ASKS = set('know have got tell show mind please');
 // "I need you to …", "I'd like you to …".
 const WANTS = set('want need like ask asking wanted needed');
+// "you" after these is an object or anyone ("send it to you", "what do you get if you multiply …").
+const NOT_SUBJECT = set('to for with at from by of if');
+const WH = set('how what where when which why who');
+const DO = set('do does did');
 // After 你/您: a request ("你能…", "你帮我…", "你知道…吗") rather than a question about the assistant.
 const ZH_REQUEST = /^(?:能|可以|可不|能不|能否|可否|帮|给|替|把|再|来(?!自)|去(?!过)|快|赶紧|马上|先|知道|告诉)/;
 
@@ -55,7 +59,8 @@ const ZH_REQUEST = /^(?:能|可以|可不|能不|能否|可否|帮|给|替|把|�
  * Whether a query (normalised, lower case) talks to the assistant about itself: "you"/"your"/你/您 as
  * the subject or owner ("what's your name?", "are you a robot?", "do you like music?", "你叫什么名字",
  * "你是机器人吗") and not in a request ("can you convert …", "do you know the weather in …",
- * "I need you to …", "你能帮我查一下天气吗").
+ * "I need you to …", "你能帮我查一下天气吗"), nor as anyone ("how do you reset a router?") or an
+ * object ("send it to you").
  */
 export function aboutAssistant(norm: string): boolean {
   if (norm.includes('you') || /\bur?\b/.test(norm)) {
@@ -66,10 +71,13 @@ export function aboutAssistant(norm: string): boolean {
       if (w !== 'you' && w !== 'u') continue;
       const prev = t[i - 1] === 't' ? t[i - 2] : t[i - 1];
       const next = t[i + 1];
-      if (prev && MODAL.has(prev)) {
+      // "can you …", and the generic "how do you …" / "what do you call …": about the assistant only
+      // with a verb of being, feeling or thinking ("can you feel pain?", "what do you think of …").
+      if (prev && (MODAL.has(prev) || (DO.has(prev) && WH.has(t[i - 2] ?? '')))) {
         if (next && STATIVE.has(next)) return true;
         continue;
       }
+      if (prev && NOT_SUBJECT.has(prev)) continue;
       if ((prev && WANTS.has(prev) && next === 'to') || (next && ASKS.has(next))) continue;
       return true;
     }

@@ -104,6 +104,8 @@ describe('how much task a query names (contentWeight)', () => {
       'do you like music?',
       'can you feel pain?',
       'who made you',
+      'what do you think of me?',
+      'where do you live',
       '你叫什么名字',
       '你是机器人吗',
       '你有感情吗',
@@ -117,8 +119,15 @@ describe('how much task a query names (contentWeight)', () => {
       '你能帮我查一下天气吗',
       '你知道北京天气吗',
       'convert 5 miles to km',
+      // "you" as anyone, or as an object.
+      'how do you reset a router?',
+      'what do you call a group of crows',
+      'what do you get if you multiply 12 by 7',
+      'this is for you: convert 10 km to miles',
     ])
       expect(aboutAssistant(q), q).toBe(false);
+    // A how-to question keeps the weight of its words.
+    expect(contentWeight('how do you make pancakes')).toBe(1.25);
   });
 
   it('drops small talk from the query terms, with the Chinese bigrams and characters it touches', () => {
