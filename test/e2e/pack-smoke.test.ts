@@ -43,9 +43,18 @@ const QUICK = readmeBlock('## Quick start', 'npx toolbox init');
 const quick: { line: string; code: number | null; all: string }[] = [];
 
 beforeAll(() => {
-  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'LICENSE', 'README.md'])
+  for (const f of [
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'LICENSE',
+    'LICENSE-CC-CEDICT',
+    'LICENSE-FREQUENCYWORDS',
+    'README.md',
+  ])
     cpSync(join(REPO, f), join(SRC, f));
-  for (const d of ['bin', 'src', 'scripts', 'schemas', 'templates', 'docs', 'examples'])
+  for (const d of ['bin', 'src', 'scripts', 'schemas', 'templates', 'docs', 'examples', 'data'])
     cpSync(join(REPO, d), join(SRC, d), { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(SRC, 'node_modules'), 'dir');
   // The copy's node_modules is this worktree's (a link): `npm ci` there would replace it, so only
@@ -89,6 +98,12 @@ describe(`the packed ${NAME} tarball`, () => {
       'bin/toolbox.js',
       'bin/package.json',
       'LICENSE',
+      // The data the selector reads at run time, with the licences they are shipped under.
+      'data/cedict-zh-en.tsv',
+      'data/cedict-t2s.tsv',
+      'data/talk-freq.tsv',
+      'LICENSE-CC-CEDICT',
+      'LICENSE-FREQUENCYWORDS',
       'docs/run.md',
       'schemas/contract.schema.json',
       'examples/README.md',
