@@ -43,7 +43,9 @@ const set = (s: string) => new Set(s.split(' '));
 const POSSESSIVE = set('your yours yourself yourselves ur');
 const MODAL = set('can could would will won wouldn couldn shall may might cannot');
 // Verbs of being, feeling and thinking: "can you feel pain?" asks about the assistant, "can you send …" for a task.
-const STATIVE = set('be feel think love like hate dream sleep eat see hear remember understand believe cry laugh die live exist');
+const STATIVE = set(
+  'be feel think love like hate dream sleep eat see hear remember understand believe cry laugh die live exist',
+);
 // "do you know …", "do you have …", "would you mind …" put a request to the assistant.
 const ASKS = set('know have got tell show mind please');
 // "I need you to …", "I'd like you to …".
