@@ -34,6 +34,7 @@ function pathOf(d: Drift): PathSeg[] {
   if (head === 'model') return [key === 'schema' ? 'schema' : (key ?? 'description')];
   if (head === 'runs') return key === 'loader' ? ['loader'] : ['loader_config'];
   if (head === 'deps') return ['requires'];
+  if (head === 'requires') return ['requires', key ?? ''];
   return ['id'];
 }
 

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import type { ToolDeps } from '../deps/types.js';
-import { hashValue, sha256 } from './hash.js';
+import { codeDigest, codeFiles } from './code.js';
+import { canonicalJson, hashValue, sha256 } from './hash.js';
 import type { LockEntry } from './types.js';
 
 /** Contract fields a model sees (tools/list, provider tool definitions). */
@@ -86,7 +87,42 @@ export function lockEntry(project: Project, entry: ToolEntry): LockEntry {
     loader: entry.contract.loader,
     loader_config: hashValue(entry.contract.loader_config),
   };
-  const impl = implementationFile(project, entry);
-  if (impl && existsSync(impl)) runs.implementation = { file: rel(project, impl), sha256: sha256(readFileSync(impl)) };
-  return { model, runs, sandbox: grantOf(entry) };
+  // Every file the tool's code could load (lock/code.ts), one digest over them all.
+  const files = codeFiles(project.root, entry);
+  const names = Object.keys(files).filter((k) => !k.endsWith('/'));
+  if (names.length) {
+    const impl = implementationFile(project, entry);
+    runs.implementation = {
+      file: impl && existsSync(impl) ? rel(project, impl) : names[0]!,
+      sha256: codeDigest(files),
+    };
+    runs.files = files;
+  }
+  const requires = requiresOf(project, entry);
+  return { model, runs, sandbox: grantOf(entry), ...(requires ? { requires } : {}) };
+}
+
+/**
+ * What the tool needs installed, in clear (so a review sees a new program): `requires.bins`,
+ * `python` and `node` as written; a requirements file by its content hash. The environment
+ * variables are in the sandbox grant.
+ */
+export function requiresOf(project: Project, entry: ToolEntry): Record<string, unknown> | undefined {
+  const r = entry.contract.requires;
+  if (!r) return undefined;
+  const out: Record<string, unknown> = {};
+  if (r.bins?.length) out.bins = r.bins.map((b) => (typeof b === 'string' ? b : canonicalJson(b))).sort();
+  if (typeof r.python === 'string') {
+    const f = resolve(dirname(entry.file), r.python);
+    let sha: string;
+    try {
+      sha = sha256(readFileSync(f));
+    } catch {
+      sha = 'missing';
+    }
+    out.python = { file: rel(project, f), sha256: sha };
+  } else if (r.python?.length) out.python = [...r.python].sort();
+  if (Array.isArray(r.node) ? r.node.length : r.node && Object.keys(r.node).length)
+    out.node = Array.isArray(r.node) ? [...r.node].sort() : r.node;
+  return Object.keys(out).length ? out : undefined;
 }

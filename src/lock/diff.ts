@@ -1,3 +1,4 @@
+import { codeChanges } from './code.js';
 import { canonicalJson } from './hash.js';
 import type { Drift, DriftKind, LockEntry, LockFile } from './types.js';
 
@@ -49,15 +50,24 @@ export function diffEntry(tool: string, locked: LockEntry, now: LockEntry, opts:
     out.push({ tool, kind: 'runs', field: 'runs.loader_config', message: `${tool}: loader_config changed` });
   if (!same(locked.runs.implementation, now.runs.implementation)) {
     const f = now.runs.implementation?.file ?? locked.runs.implementation?.file ?? 'implementation';
+    // Name the files: a lock written before toolbox kept them per file can only say the code changed.
+    const files =
+      locked.runs.implementation && now.runs.implementation
+        ? locked.runs.files
+          ? codeChanges(locked.runs.files, now.runs.files)
+          : ['toolbox.lock has no per-file hashes (an older toolbox wrote it)']
+        : [];
     out.push({
       tool,
       kind: 'runs',
       field: 'runs.implementation',
       before: locked.runs.implementation?.sha256,
       after: now.runs.implementation?.sha256,
-      message: `${tool}: implementation ${f} ${now.runs.implementation ? (locked.runs.implementation ? 'changed' : 'added') : 'removed'}`,
+      ...(files.length ? { files } : {}),
+      message: `${tool}: implementation ${f} ${now.runs.implementation ? (locked.runs.implementation ? 'changed' : 'added') : 'removed'}${files.length ? ` (${files.join(', ')})` : ''}`,
     });
   }
+  mapDiff(tool, 'runs', 'requires', locked.requires, now.requires, out, true);
   if (opts.withDeps) mapDiff(tool, 'deps', 'deps', locked.deps, now.deps, out, true);
   mapDiff(tool, 'model', 'model', locked.model, now.model, out, false);
   if (locked.upstream && now.upstream)

@@ -45,7 +45,7 @@ export function readLock(project: Project): LockFile | undefined {
 }
 
 // Fixed key order inside an entry, so diffs stay small and readable.
-const ORDER = ['model', 'runs', 'sandbox', 'deps', 'upstream'];
+const ORDER = ['model', 'runs', 'sandbox', 'requires', 'deps', 'upstream'];
 
 function ordered(e: LockEntry): Record<string, unknown> {
   const out: Record<string, unknown> = {};

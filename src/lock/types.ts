@@ -8,7 +8,11 @@ export interface LockEntry {
     loader_config: string;
     /** The local implementation file (python module, node module, command script) and its content hash. */
     implementation?: { file: string; sha256: string };
+    /** Every file of the tool's code (lock/code.ts): path → hash; `implementation.sha256` is their digest. */
+    files?: Record<string, string>;
   };
+  /** What the tool needs installed, in clear: `bins`, `python` (a requirements file by its hash), `node`. */
+  requires?: Record<string, unknown>;
   /** The sandbox grant, in clear so a review sees it: network, env names, paths, limits, timeout. */
   sandbox: Record<string, unknown>;
   /** Resolved dependency versions found by `toolbox deps` ("python:requests": "2.32.3"). */
@@ -42,6 +46,8 @@ export interface Drift {
   field: string;
   before?: unknown;
   after?: unknown;
+  /** For `runs.implementation`: each file added, removed or changed ("my_tools/helper.py changed"). */
+  files?: string[];
   /** "send_email: sandbox.network false → true". */
   message: string;
 }

@@ -363,6 +363,32 @@ export const CASES = {
     attack: "a project's `select.embeddings` sends the user's queries, with `api_key_env: EMB_KEY`, to its server",
     outcome: 'blocked',
   },
+  'locked-helper-edited': {
+    item: '23.9',
+    attack: 'after `toolbox lock`, a helper module next to the tool is edited, then `run --locked`',
+    outcome: 'refused',
+  },
+  'locked-shadowing-package': {
+    item: '23.9',
+    attack: 'after `toolbox lock`, a package folder `helper/` appears that shadows `helper.py`',
+    outcome: 'refused',
+  },
+  'locked-planted-pyc': {
+    item: '23.9',
+    attack: 'a planted unchecked-hash `__pycache__/helper.cpython-3*.pyc` (Python loads it without the source)',
+    outcome: 'blocked',
+  },
+  'locked-requires-bins': {
+    item: '23.9',
+    attack: "after `toolbox lock`, the contract's `requires.bins` gains a program",
+    outcome: 'refused',
+  },
+  'locked-node-package': {
+    item: '23.9',
+    attack:
+      "after `toolbox lock`, a Node tool's sibling module or `package.json` (`exports`, `imports`, `type`) changes",
+    outcome: 'refused',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -112,10 +112,47 @@ class _StderrChannel:
         return self.ask(", ".join(q["method"] for q in questions), None)
 
 
+_SOURCE_ONLY = []
+
+
+def _source_only(root):
+    """The project's modules are compiled from their source on every import: a planted
+    __pycache__/*.pyc (an unchecked-hash one is loaded without looking at the source) or a sourceless
+    .pyc beside it is never read, so what runs is what toolbox.lock pinned. Only the project's folders
+    get this finder; the standard library and installed packages keep their own bytecode (a global
+    PYTHONPYCACHEPREFIX would compile all of them again on every call: 3-4x slower start)."""
+    if _SOURCE_ONLY:
+        return
+    import importlib.machinery as m
+
+    class SourceOnlyLoader(m.SourceFileLoader):
+        def get_code(self, fullname):
+            return self.source_to_code(self.get_data(self.path), self.path)
+
+    finder = m.FileFinder.path_hook((m.ExtensionFileLoader, m.EXTENSION_SUFFIXES),
+                                    (SourceOnlyLoader, m.SOURCE_SUFFIXES))
+    top = os.path.abspath(root)
+    prefix = os.path.join(top, "")
+
+    def hook(path):
+        p = os.path.abspath(path or os.getcwd())
+        if p == top or p.startswith(prefix):
+            return finder(p)
+        raise ImportError("not the project")
+
+    sys.path_hooks.insert(0, hook)
+    for p in list(sys.path_importer_cache):
+        if p and (os.path.abspath(p) == top or os.path.abspath(p).startswith(prefix)):
+            del sys.path_importer_cache[p]
+    sys.dont_write_bytecode = True
+    _SOURCE_ONLY.append(top)
+
+
 def load_function(root, module_name, function_name):
     """Import the module and return (function, None) or (None, error reply)."""
     import traceback  # cheap next to any tool import, and every failure path needs it
     _helper()
+    _source_only(root)
     if root not in sys.path:
         sys.path.insert(0, root)
     try:
