@@ -14,7 +14,10 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ToolEntry } from '../contract/types.js';
 import { nodeModulePaths, programPaths, pythonModulePaths } from '../sandbox/tool-paths.js';
 
-/** Path (relative to the project, `/`-separated) → `sha256:<hex>` (`x` after it when executable), `link:<target>`, `dir`, `other`. */
+/**
+ * Path (relative to the project, `/`-separated) → `sha256:<hex>` (` x` after it when executable),
+ * `link:<target>`, `dir` (folder paths end in `/`) or `other`.
+ */
 export type CodeFiles = Record<string, string>;
 
 /** A folder tree bigger than this is not a tool's own code: the lock records the cap, not the files. */
