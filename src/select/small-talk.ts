@@ -9,7 +9,7 @@ import type { Session } from '../policy/session.js';
 import { isFollowUp } from './context.js';
 import { openLexicon } from './lexicon.js';
 import { CUTOFF } from './shape.js';
-import { MATH_TERM, taskWords } from './tokenize.js';
+import { core, MATH_TERM, taskWords } from './tokenize.js';
 
 /**
  * The gate's constants. `common`, `rare`: a word's weight falls with the log of its rank among the
@@ -33,7 +33,9 @@ const talkRank = openLexicon(TALK_FREQ_FILE);
  * the log of its rank to 0 at rank `common`.
  */
 export function informative(word: string): number {
-  const rank = Number(talkRank(word)[0]);
+  let rank = Number(talkRank(word)[0]);
+  // A Chinese word with particles glued on (死了, 写的) is as common as the word without them.
+  if (!(rank > 0) && core(word) !== word) rank = Number(talkRank(core(word))[0]);
   if (!(rank > 0)) return 1;
   const x = Math.log(rank / TALK.common) / Math.log(TALK.rare / TALK.common);
   return Math.min(1, Math.max(0, x));

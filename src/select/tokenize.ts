@@ -65,7 +65,7 @@ export function splitIdentifiers(text: string): string {
 const particle = (c: string) => STOP_CHARS.has(c) || c === '得';
 
 /** A word with the particles at its ends (呀, 啦, 吗 …) taken off: 好呀 → 好, 你在 → 在, 得很 → ''. */
-function core(word: string): string {
+export function core(word: string): string {
   let a = 0;
   let b = word.length;
   while (a < b && particle(word[a]!)) a++;

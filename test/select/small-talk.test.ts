@@ -95,6 +95,9 @@ describe('how much task a query names (contentWeight)', () => {
     expect(informative('name')).toBeGreaterThan(work); // less common than "work"
     expect(informative('天气')).toBe(1);
     expect(informative('什么')).toBe(0);
+    // Particles glued on by the segmenter do not make a word rare.
+    expect(informative('死了')).toBe(informative('死'));
+    expect(informative('死')).toBeLessThan(1);
   });
 
   it('tells a question about the assistant from a request to it (aboutAssistant)', () => {
