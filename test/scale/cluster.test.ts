@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, testConfigEnv } from '../helpers.js';
 import { TEXT, callTool, contract, errorCode, scaleProject } from './project.js';
+import { modernPost } from '../serve/fixtures.js';
 // @ts-expect-error: a plain ES module shared with the bench (no types)
 import { startCluster, startRedis } from '../../deploy/local-cluster.mjs';
 
@@ -86,6 +87,33 @@ describe('serve behind HAProxy with shared state', () => {
     // Without --state: this machine's .toolbox/ only, where nothing was written while Redis answered.
     expect((await statsJson(['--state', 'off'])).find((t) => t.tool === 'echo_text')).toBeUndefined();
   });
+
+  it('a task made on one replica is followed to its result through the others (the store is in Redis)', async () => {
+    const [a, b, d] = c.replicas as [Replica, Replica, Replica];
+    const meta = {
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const created = await modernPost(
+      a.url,
+      'tools/call',
+      { name: 'build', arguments: { seconds: 3 } },
+      { meta, headers: c.headers },
+    );
+    const t = created.final!.result as { resultType: string; taskId: string };
+    expect(t.resultType).toBe('task');
+    const get = async (url: string) =>
+      (
+        await modernPost(
+          url,
+          'tasks/get',
+          { taskId: t.taskId },
+          { meta, headers: { ...c.headers, 'mcp-name': t.taskId } },
+        )
+      ).final!.result as { status: string; result?: { structuredContent?: unknown } };
+    expect((await get(b.url)).status).toBe('working'); // stored before the handle was returned
+    await expect.poll(async () => (await get(d.url)).status, { timeout: 30_000 }).toBe('completed');
+    expect((await get(b.url)).result?.structuredContent).toEqual({ built: 3 });
+  }, 60_000);
 
   it('a registry change is picked up by every replica without a restart', async () => {
     proj.write(

@@ -15,6 +15,7 @@ loader_config:
 ${extra}`;
 
 const TOOLS = `import time
+from toolbox_tool import background
 
 def nap(seconds):
     time.sleep(seconds)
@@ -25,6 +26,11 @@ def fail(text):
 
 def echo(text):
     return {"echo": text}
+
+def build(seconds):
+    background()
+    time.sleep(seconds)
+    return {"built": seconds}
 `;
 
 export const TEXT = `  type: object
@@ -46,6 +52,13 @@ export function scaleProject() {
     ),
     'tool_registry/flaky.yaml': contract('flaky', 'fail', 'A tool that always fails. Use to test the breaker.', TEXT),
     'tool_registry/echo_text.yaml': contract('echo_text', 'echo', 'Repeat a text back. Use for an echo.', TEXT),
+    'tool_registry/build.yaml': contract(
+      'build',
+      'build',
+      'A long job that goes to the background. Use to test tasks.',
+      '  type: object\n  properties:\n    seconds: { type: number, description: how long it takes }\n  required: [seconds]',
+      'timeout: 60\nmcp: { task: optional }\n',
+    ),
   });
   return { ...p, registry: join(p.dir, 'tool_registry') };
 }
