@@ -80,25 +80,31 @@ function track(child) {
   return { child, exited, stdout: () => out, stderr: () => err };
 }
 
-/** redis-server on a loopback port, nothing saved to disk. */
-export async function startRedis(port) {
+/**
+ * redis-server on a loopback port, nothing saved to disk. `o.password`: requirepass; `o.tls`: { cert,
+ * key, ca } files, and the port speaks TLS only (rediss://).
+ */
+export async function startRedis(port, o = {}) {
   port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'toolbox-redis-'));
+  const listen = o.tls
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', o.tls.cert, '--tls-key-file', o.tls.key]
+    : ['--port', String(port)];
+  if (o.tls) listen.push('--tls-ca-cert-file', o.tls.ca, '--tls-auth-clients', 'no');
+  if (o.password) listen.push('--requirepass', o.password);
   const t = track(
-    spawn(
-      sbin('redis-server'),
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    ),
+    spawn(sbin('redis-server'), [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   );
   void t.exited.then(() => rmSync(dir, { recursive: true, force: true }));
   await up(t, 'redis-server', async () => {
     if (t.child.exitCode !== null) throw new Error(`redis-server exited: ${t.stdout()}${t.stderr()}`);
     return t.stdout().includes('Ready to accept connections');
   });
-  return { ...t, port, url: `redis://127.0.0.1:${port}/0`, stop: () => (t.child.kill('SIGTERM'), t.exited) };
+  const cred = o.password ? `:${encodeURIComponent(o.password)}@` : '';
+  const url = `${o.tls ? 'rediss' : 'redis'}://${cred}127.0.0.1:${port}/0`;
+  return { ...t, port, url, stop: () => (t.child.kill('SIGTERM'), t.exited) };
 }
 
 /**

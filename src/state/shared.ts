@@ -3,6 +3,7 @@
 // (with a warning), so Redis is never a single point of failure. The client (ioredis) is imported
 // only here, only when a state URL is given.
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { RedisOptions } from 'ioredis';
 import type { RedisClient } from './client.js';
 import { redactText, type StateUrl } from './url.js';
@@ -73,7 +74,8 @@ export class SharedState {
       db: url.db,
       ...(url.username ? { username: url.username } : {}),
       ...(url.password ? { password: url.password } : {}),
-      ...(url.tls ? { tls: { servername: url.host } } : {}),
+      // TLS checks the certificate against the host; SNI is sent for a name only (RFC 6066: not an address).
+      ...(url.tls ? { tls: isIP(url.host) ? {} : { servername: url.host } } : {}),
       connectionName: 'toolbox',
       // Fail at once while disconnected: the caller answers locally instead of waiting in a queue.
       enableOfflineQueue: false,

@@ -1,6 +1,8 @@
 // The topology of compose.yaml as real processes on loopback: redis-server, three `toolbox serve
 // --http --state redis://…` replicas and HAProxy with deploy/haproxy.cfg in front. Each test asserts
 // what must hold, with generous bounds on time (the machine may be loaded), never a speed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, testConfigEnv } from '../helpers.js';
 import { TEXT, callTool, contract, errorCode, scaleProject } from './project.js';
@@ -84,6 +86,14 @@ describe('serve behind HAProxy with shared state', () => {
       .toBe(n);
     const shared = await statsJson(['--state', c.redis.url]);
     expect(shared.find((t) => t.tool === 'flaky')).toMatchObject({ calls: 5, breaker: 'open' });
+    // The HTML report reads the same source.
+    const html = join(proj.dir, 'deployment.html');
+    const rep = await cli(['stats', '--state', c.redis.url, '--report', html, '--registry', proj.registry], {
+      cwd: proj.dir,
+      env,
+    });
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('echo_text');
     // Without --state: this machine's .toolbox/ only, where nothing was written while Redis answered.
     expect((await statsJson(['--state', 'off'])).find((t) => t.tool === 'echo_text')).toBeUndefined();
   });

@@ -1,7 +1,9 @@
 // Hostile cases of serve at scale (issue 25): a cloned project cannot send the user's call records to
 // its own Redis, the Redis password never shows, a client cannot escape its rate limit by naming
 // itself anew in X-Forwarded-For, and the health endpoints tell a tokenless caller nothing.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/config.js';
@@ -9,7 +11,7 @@ import { ServeCore } from '../../src/serve/core.js';
 import { serveHttp } from '../../src/serve/http.js';
 import { SharedState } from '../../src/state/shared.js';
 import { parseStateUrl } from '../../src/state/url.js';
-import { cli, testConfigEnv } from '../helpers.js';
+import { cli, spawnCli, testConfigEnv } from '../helpers.js';
 import { callTool, scaleProject } from '../scale/project.js';
 import { expected } from './cases.js';
 // @ts-expect-error: a plain ES module shared with the bench (no types)
@@ -166,4 +168,66 @@ describe('serve --http limits and health', () => {
       await shared.close();
     }
   });
+});
+
+describe('rediss:// (TLS) with a password', () => {
+  it('connects only to a server whose certificate it trusts; the password shows nowhere, the report included', async () => {
+    expect(expected('state-password-shown', 'bwrap')).toBe('blocked');
+    const dir = mkdtempSync(join(tmpdir(), 'toolbox-tls-'));
+    const ossl = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2'];
+    ossl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=toolbox-test-ca']);
+    ossl(
+      ['req', '-x509', ...ec, '-keyout', 'server.key', '-out', 'server.pem', '-subj', '/CN=127.0.0.1'].concat([
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+      ]),
+    );
+    const secret = 'tls-pass-w0rd-secret';
+    const tls = (await startRedis(undefined, {
+      password: secret,
+      tls: { cert: join(dir, 'server.pem'), key: join(dir, 'server.key'), ca: join(dir, 'ca.pem') },
+    })) as Redis;
+    try {
+      // The real binary: Node reads NODE_EXTRA_CA_CERTS (the user's own CA) when a process starts.
+      const plain = { ...env, TOOLBOX_DAEMON: 'off' };
+      const trusted = { ...plain, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') };
+      const tb = (argv: string[], e: NodeJS.ProcessEnv = trusted) =>
+        spawnCli([...argv, '--registry', proj.registry], { cwd: proj.dir, env: e });
+      const shown: string[] = [];
+      const ok = await tb(['run', 'echo_text', '--text', 'over tls', '--state', tls.url, '--verbose']);
+      shown.push(ok.stdout + ok.stderr);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stderr).toContain(`state: connected to rediss://:***@127.0.0.1:${tls.port}/0`);
+      const stats = await tb(['stats', '--json', '--state', tls.url]);
+      shown.push(stats.stdout + stats.stderr);
+      const tools = (JSON.parse(stats.stdout) as { tools: { tool: string; calls: number }[] }).tools;
+      expect(tools.find((t) => t.tool === 'echo_text')?.calls).toBe(1);
+      const doctor = await tb(['doctor', '--json', '--state', tls.url]);
+      shown.push(doctor.stdout + doctor.stderr);
+      expect(JSON.parse(doctor.stdout).shared).toMatchObject({
+        health: 'connected',
+        url: `rediss://:***@127.0.0.1:${tls.port}/0`,
+      });
+      const html = join(dir, 'report.html');
+      const rep = await tb(['stats', '--state', tls.url, '--report', html]);
+      expect(rep.code, rep.stderr).toBe(0);
+      shown.push(rep.stdout + rep.stderr, readFileSync(html, 'utf8'));
+      // A certificate nobody vouched for: not connected (the call still works, on local state).
+      const untrusted = await tb(['run', 'echo_text', '--text', 'x', '--state', tls.url], plain);
+      shown.push(untrusted.stdout + untrusted.stderr);
+      expect(untrusted.code, untrusted.stderr).toBe(0);
+      expect(untrusted.stderr).toContain('unreachable');
+      for (const text of shown) expect(text).not.toContain(secret);
+      for (const text of shown) expect(text).not.toContain('DeprecationWarning'); // no SNI for an IP address
+    } finally {
+      tls.child.kill('SIGKILL');
+      await tls.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
