@@ -1,7 +1,8 @@
 // The installed product, not the clone: `npm pack` (with its real prepack), then README's Quick start
 // lines run literally in a fresh project (npm 11's `npm init -y`: "type": "commonjs"), read from
 // README.md itself so that this test breaks when README changes; then README's tour, its MCP client
-// snippet, the library from strict TypeScript without @types/node, and from require().
+// snippet, the library from strict TypeScript without @types/node, an example from the installed
+// package (examples/), and from require().
 // Builds a copy of the sources (never this worktree's dist/, which other tests are using).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -9,6 +10,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from '../helpers.js';
+import { replay, runExample } from '../examples/replay.js';
+import { chat } from '../examples/scenarios.js';
 
 const TMP = mkdtempSync(join(tmpdir(), 'toolbox-pack-'));
 const SRC = join(TMP, 'src');
@@ -326,6 +329,45 @@ console.log(JSON.stringify({ names: names.sort(), text: r.text, schema: schema.l
       content: expect.stringContaining('2'),
     });
     expect(res.text).toContain('3');
+  });
+
+  it('an example runs from the installed package with the SDK the user installed (examples/ ships)', async () => {
+    // The user's `npm install openai`, stood in for by this checkout's copy (no download in this test).
+    symlinkSync(join(REPO, 'node_modules', 'openai'), join(APP, 'node_modules', 'openai'));
+    const server = await replay([
+      {
+        path: '/v1/chat/completions',
+        body: chat(
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_w1',
+                type: 'function',
+                function: { name: 'word_count', arguments: '{"text":"one two three"}' },
+              },
+            ],
+          },
+          'tool_calls',
+        ),
+      },
+      { path: '/v1/chat/completions', body: chat({ role: 'assistant', content: 'Three words.' }, 'stop') },
+    ]);
+    try {
+      const example = join(APP, 'node_modules', NAME, 'examples', 'openai-chat.mjs');
+      const r = await runExample(example, 'count the words in "one two three"', {
+        cwd: APP,
+        env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` },
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.trim()).toBe('Three words.');
+      expect(server.seen[0]!.body.tools[0].function.name).toBe('word_count');
+      expect(server.seen[1]!.body.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_w1' });
+      expect(server.seen[1]!.body.messages.at(-1).content).toContain('3');
+    } finally {
+      await server.close();
+    }
   });
 
   it('CommonJS require() works (the consumer is "type": "commonjs")', () => {
