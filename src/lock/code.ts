@@ -37,6 +37,15 @@ function fileHash(abs: string, st: Stats): string {
   return hash;
 }
 
+/** `sha256:<hex>` of one file (reused while its stat is the same); undefined when it cannot be read. */
+export function fileSha(abs: string): string | undefined {
+  try {
+    return fileHash(abs, lstatSync(abs)).replace(/ x$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
 interface WalkOptions {
   /** Skip `__pycache__/*.pyc` (the runner never loads them). */
   skipPycache: boolean;

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
 import type { ToolDeps } from '../deps/types.js';
-import { codeDigest, codeFiles } from './code.js';
-import { canonicalJson, hashValue, sha256 } from './hash.js';
+import { codeDigest, codeFiles, fileSha } from './code.js';
+import { canonicalJson, hashValue } from './hash.js';
 import type { LockEntry } from './types.js';
 
 /** Contract fields a model sees (tools/list, provider tool definitions). */
@@ -114,13 +114,7 @@ export function requiresOf(project: Project, entry: ToolEntry): Record<string, u
   if (r.bins?.length) out.bins = r.bins.map((b) => (typeof b === 'string' ? b : canonicalJson(b))).sort();
   if (typeof r.python === 'string') {
     const f = resolve(dirname(entry.file), r.python);
-    let sha: string;
-    try {
-      sha = sha256(readFileSync(f));
-    } catch {
-      sha = 'missing';
-    }
-    out.python = { file: rel(project, f), sha256: sha };
+    out.python = { file: rel(project, f), sha256: fileSha(f)?.replace('sha256:', '') ?? 'missing' };
   } else if (r.python?.length) out.python = [...r.python].sort();
   if (Array.isArray(r.node) ? r.node.length : r.node && Object.keys(r.node).length)
     out.node = Array.isArray(r.node) ? [...r.node].sort() : r.node;
