@@ -27,6 +27,16 @@ const sbin = (name) =>
   ['/usr/sbin', '/usr/bin'].map((d) => join(d, name)).find((p) => existsSync(p)) ??
   name;
 
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+
+/**
+ * Start `cmd` so that it dies with this process even when this one is killed outright (a test runner
+ * ending its worker): the kernel's parent-death signal, set by util-linux's setpriv where it exists.
+ */
+function spawnBound(cmd, args, opts) {
+  return SETPRIV ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', cmd, ...args], opts) : spawn(cmd, args, opts);
+}
+
 /** A free TCP port on 127.0.0.1 (free when asked: good enough for a test on one machine). */
 export function freePort() {
   return new Promise((res, rej) => {
@@ -65,9 +75,24 @@ const until = async (what, fn, ms = 20_000) => {
 
 /** Every process started here that still runs: killed when this process exits, however it exits. */
 const running = new Set();
+/** Scratch folders of those processes: removed when their process ends, or when this one exits. */
+const scratch = new Set();
 process.once('exit', () => {
   for (const c of running) c.kill('SIGKILL');
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
+
+/** A scratch folder, removed by dropScratch() or when this process exits. */
+function scratchDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.add(dir);
+  return dir;
+}
+
+function dropScratch(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  scratch.delete(dir);
+}
 
 function track(child) {
   running.add(child);
@@ -86,18 +111,22 @@ function track(child) {
  */
 export async function startRedis(port, o = {}) {
   port ??= await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'toolbox-redis-'));
+  // Nothing is saved (no RDB, no AOF): its working folder only has to exist, and stays empty.
+  const dir = tmpdir();
   const listen = o.tls
     ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', o.tls.cert, '--tls-key-file', o.tls.key]
     : ['--port', String(port)];
   if (o.tls) listen.push('--tls-ca-cert-file', o.tls.ca, '--tls-auth-clients', 'no');
   if (o.password) listen.push('--requirepass', o.password);
   const t = track(
-    spawn(sbin('redis-server'), [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawnBound(
+      sbin('redis-server'),
+      [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
-  void t.exited.then(() => rmSync(dir, { recursive: true, force: true }));
   await up(t, 'redis-server', async () => {
     if (t.child.exitCode !== null) throw new Error(`redis-server exited: ${t.stdout()}${t.stderr()}`);
     return t.stdout().includes('Ready to accept connections');
@@ -113,18 +142,18 @@ export async function startRedis(port, o = {}) {
  */
 export async function startReplica(o) {
   const port = o.port ?? (await freePort());
-  const state = mkdtempSync(join(tmpdir(), 'toolbox-replica-'));
+  const state = scratchDir('toolbox-replica-');
   const args = [BIN, 'serve', '--registry', o.registry, '--http', String(port), '--host', '127.0.0.1'];
   args.push('--token-env', 'TOOLBOX_TOKEN', '--trust-proxy', '--json', ...(o.args ?? []));
   if (o.stateUrl) args.push('--state', o.stateUrl);
   const t = track(
-    spawn(process.execPath, args, {
+    spawnBound(process.execPath, args, {
       env: { ...o.env, TOOLBOX_TOKEN: o.token, XDG_STATE_HOME: state },
       cwd: o.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
-  void t.exited.then(() => rmSync(state, { recursive: true, force: true }));
+  void t.exited.then(() => dropScratch(state));
   await up(
     t,
     `replica on ${port}`,
@@ -142,7 +171,7 @@ export async function startHaproxy(servers, port) {
   port ??= await freePort();
   const stats = await freePort();
   const t = track(
-    spawn(sbin('haproxy'), ['-f', HAPROXY_CFG, '-db'], {
+    spawnBound(sbin('haproxy'), ['-f', HAPROXY_CFG, '-db'], {
       env: {
         PATH: process.env.PATH,
         TOOLBOX_LB_BIND: `127.0.0.1:${port}`,
