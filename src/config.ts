@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { ExitCode, ToolboxError } from './errors.js';
 import { parseYamlSource } from './contract/yaml-source.js';
 import type { Severity } from './contract/diagnostic.js';
@@ -153,6 +153,29 @@ export function loadConfig(file: string): ToolboxConfig {
 }
 
 /**
+ * The registry folder a config names. It must lie inside the config's own folder: the project root
+ * is the folder above the registry, and toolbox writes `.toolbox/` there, so a cloned project's
+ * `registry: ../..` or `/etc/x` would make it write (and read grants) elsewhere. `--registry` is
+ * how the user points at a registry anywhere.
+ */
+function configRegistry(configFile: string, registry: string): string {
+  const base = dirname(configFile);
+  const dir = isAbsolute(registry) ? resolve(registry) : resolve(base, registry);
+  const r = relative(base, dir);
+  if (r !== '' && !r.startsWith('..') && !isAbsolute(r)) return dir;
+  const pos = parseYamlSource(readFileSync(configFile, 'utf8')).locate(['registry']);
+  throw new ToolboxError(
+    'config_invalid',
+    `${configFile}:${pos.line}:${pos.column}: registry '${registry}' is ${r === '' ? 'the config folder itself' : `outside the config's folder (${dir})`}: the project is the folder above the registry, and toolbox keeps its state (.toolbox/) there`,
+    {
+      exitCode: ExitCode.registry,
+      location: { file: configFile, ...pos },
+      hint: `Name a folder inside ${base} (e.g. \`registry: tool_registry\`), or point at another registry with --registry DIR.`,
+    },
+  );
+}
+
+/**
  * Resolve the registry folder, project root and config for a command. Order: --registry, then the
  * nearest config's `registry` (or the tool_registry/ beside it), then the nearest tool_registry/
  * folder at or above the current one. The config is --config, else the nearest one at or above the
@@ -169,8 +192,7 @@ export function resolveProject(opts: ProjectOptions, { mustExist = true } = {}):
   const config = configFile ? loadConfig(configFile) : {};
   let registryDir: string;
   if (opts.registry) registryDir = resolve(opts.cwd, opts.registry);
-  else if (configFile && config.registry)
-    registryDir = isAbsolute(config.registry) ? config.registry : resolve(dirname(configFile), config.registry);
+  else if (configFile && config.registry) registryDir = configRegistry(configFile, config.registry);
   else if (configFile) registryDir = resolve(dirname(configFile), 'tool_registry');
   else registryDir = found.registryDir ?? resolve(opts.cwd, 'tool_registry');
 

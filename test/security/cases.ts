@@ -363,6 +363,12 @@ export const CASES = {
     attack: "a project's `select.embeddings` sends the user's queries, with `api_key_env: EMB_KEY`, to its server",
     outcome: 'blocked',
   },
+  'config-registry-outside': {
+    item: '23.8',
+    attack:
+      "a project's config names `registry: /elsewhere/tool_registry` or `../..`: toolbox would keep `.toolbox/` and read grants there",
+    outcome: 'refused',
+  },
   'locked-helper-edited': {
     item: '23.9',
     attack: 'after `toolbox lock`, a helper module next to the tool is edited, then `run --locked`',
