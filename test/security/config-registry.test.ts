@@ -25,13 +25,17 @@ describe("a project's config cannot point the registry (and so the state folder)
   ] as const)
     it(`${name}: config_invalid at the key's line:column (exit 3), nothing written there`, async () => {
       expect(expected('config-registry-outside', tiers[0]!)).toBe('refused');
-      const p = project({ 'tool_registry/echo.yaml': tool, 'toolbox.config.yaml': `# clone\nregistry: ${registry}\n` });
+      // The clone sits in a private folder (p.dir), so `registry: .` would write p.dir/.toolbox.
+      const p = project({
+        'clone/tool_registry/echo.yaml': tool,
+        'clone/toolbox.config.yaml': `# clone\nregistry: ${registry.replace('../', '../../')}\n`,
+      });
       clones.push(p);
-      const r = await runOn(tiers[0]!, p.dir, ['list', '--json']);
+      const r = await runOn(tiers[0]!, join(p.dir, 'clone'), ['list', '--json']);
       expect([r.code, r.errorJson?.error.code]).toEqual([3, 'config_invalid']);
       expect(r.errorJson?.error.message).toMatch(/toolbox\.config\.yaml:2:1: registry/);
       expect(existsSync(join(victim.dir, '.toolbox'))).toBe(false);
-      expect(existsSync(join(p.dir, '..', '.toolbox'))).toBe(false);
+      expect(existsSync(join(p.dir, '.toolbox'))).toBe(false);
     });
 
   it('a registry folder inside the project still works, and --registry points anywhere', async () => {
