@@ -94,11 +94,13 @@ export function aboutAssistant(norm: string): boolean {
 
 /**
  * How much task a query names. Each distinct word it keeps after stop words and small talk counts 1,
- * a word of time or of chat topics (today, weekend, 今天, 吃饭) TALK.weak, an arithmetic expression 1.
- * A query that is conversation (small talk in it: hi, thanks, great, sorry, 你好, 谢谢; or a question
- * to the assistant about itself: "what's your name?", "你是机器人吗") costs TALK.social, and its
+ * a word of time or of chat topics (today, weekend, 今天, 吃饭) TALK.weak. An arithmetic expression
+ * ("17*23", "345 times 12", "128乘64") is a task on its own: the weight is then at least
+ * CUTOFF.minContent, whatever is around it ("nice one! and 345 times 12?"). A query that is
+ * conversation (small talk in it: hi, thanks, great, sorry, 你好, 谢谢; or a question to the
+ * assistant about itself: "what's your name?", "你是机器人吗") costs TALK.social, and its
  * words count only as much as they are rare in everyday talk (`informative`): "nice work" (work
- * 0.38), "what's your name?" (name 0.4) and "amazing, it worked first time" name no task, "thanks!
+ * 0.56), "what's your name?" (name 0.64) and "amazing, it worked first time" name no task, "thanks!
  * convert 5 miles to km" does. A query with neither is judged by its words alone, as written: "what
  * time is it" is a task. Bigrams and characters are other views of a query's words and add nothing.
  */
@@ -106,11 +108,14 @@ export function contentWeight(text: string): number {
   const { words, social, norm } = taskWords(text);
   const chat = social || aboutAssistant(norm);
   let w = 0;
+  let math = false;
   for (const x of words) {
     const most = x.weak ? TALK.weak : 1;
-    w += x.term === MATH_TERM ? 1 : chat ? Math.min(most, informative(x.surface)) : most;
+    if (x.term === MATH_TERM) math = true;
+    else w += chat ? Math.min(most, informative(x.surface)) : most;
   }
-  return chat ? w - TALK.social : w;
+  if (chat) w -= TALK.social;
+  return math ? Math.max(w + 1, CUTOFF.minContent) : w;
 }
 
 /**

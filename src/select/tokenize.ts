@@ -27,9 +27,15 @@ const ACRONYM = /\b(?:\p{L}\.){2,}/gu;
 // An arithmetic expression: numbers joined by operators, with parentheses and function calls
 // ("17*23", "(3+4)*2^10", "144 / 12 + 7", "3×(4+5)÷2", "sqrt(144) + log(100, 10)"). A minus counts
 // only with a space after it ("17 - 5"): unspaced it is as often a range or an identifier (5-10,
-// x86-64). Dates are taken out first (2024-05-01, 1/2/2024).
-const EXPR = /(?:\(\s*)*\d[\d.,]*\)*(?:\s*(?:\*\*|[+*/×÷^]|-(?=\s))\s*(?:\p{L}+\()?\(*\s*\d[\d.,]*\)*)+/gu;
-const MAY_MATH = /[\d)]\s*(?:[+*/×÷^]|-\s)/;
+// x86-64). Operators may be spelled, between spaces ("345 times 12", "7 plus 8", "100 divided by
+// 7") or in Chinese ("128乘64", "3加5", "100除以7"). Dates are taken out first (2024-05-01, 1/2/2024).
+const OPERATOR =
+  '\\*\\*|[+*/×÷^]|-(?=\\s)|(?<=\\s)(?:times|plus|minus|(?:divided|multiplied) by)(?=\\s)|乘以|乘|加上|加|減去|减去|減|减|除以';
+const EXPR = new RegExp(
+  `(?:\\(\\s*)*\\d[\\d.,]*\\)*(?:\\s*(?:${OPERATOR})\\s*(?:\\p{L}+\\()?\\(*\\s*\\d[\\d.,]*\\)*)+`,
+  'gu',
+);
+const MAY_MATH = /[\d)]\s*(?:[+*/×÷^]|-\s|times\s|plus\s|minus\s|divided\s|multiplied\s|[乘加減减除])/;
 const DATE = /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}/g;
 
 /**
@@ -44,6 +50,20 @@ export const MATH_TERM = '#math';
 export function expressions(norm: string): string[] {
   if (!MAY_MATH.test(norm)) return [];
   return [...norm.replace(DATE, ' ').matchAll(EXPR)].map((m) => m[0].replace(/[\s.,]+$/, ''));
+}
+
+const SPELLED = /(?<=\s)(?:times|plus|minus|(?:divided|multiplied) by)(?=\s)|乘以|乘|加上|加|減去|减去|減|减|除以/g;
+
+/**
+ * `norm` with the spelled operators of its expressions `exprs` blanked: in "345 times 12" and
+ * "128乘64" the operator is part of the #math term, not a word ("times" would meet time zones).
+ */
+export function blankOperators(norm: string, exprs: readonly string[]): string {
+  for (const e of exprs) {
+    const b = e.replace(SPELLED, ' ');
+    if (b !== e) norm = norm.replace(e, b);
+  }
+  return norm;
 }
 
 // The segmenter is superlinear on long input: feed it bounded pieces (runs are already cut at
@@ -152,7 +172,9 @@ export function analyse(text: string, query: boolean, emit: Emit): void {
   if (MAY_ACRONYM.test(norm)) norm = norm.replace(ACRONYM, (a) => a.replace(/\./g, ''));
   if (norm.includes('%')) norm = norm.replace(/%/g, ' percent ');
   norm = norm.toLowerCase();
-  for (let n = expressions(norm).length; n > 0; n--) emit(MATH_TERM, Kind.Word);
+  const exprs = expressions(norm);
+  for (let n = exprs.length; n > 0; n--) emit(MATH_TERM, Kind.Word);
+  if (exprs.length) norm = blankOperators(norm, exprs);
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
     const c0 = t.charCodeAt(0);
@@ -194,8 +216,10 @@ export function taskWords(text: string): { words: TaskWord[]; social: boolean; n
     seen.add(term);
     words.push({ term, surface, weak });
   };
-  const norm = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
-  for (const e of expressions(norm)) add(MATH_TERM, e, false);
+  const lower = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
+  const exprs = expressions(lower);
+  for (const e of exprs) add(MATH_TERM, e, false);
+  const norm = blankOperators(lower, exprs);
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
     if (CJK_RUN.test(t)) {

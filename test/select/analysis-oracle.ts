@@ -2,7 +2,14 @@
 // before it was made faster (session 4), kept verbatim as the oracle. The index must not change by
 // a byte, so the new analysis has to give exactly these terms, in this order.
 import type { ToolContract } from '../../src/contract/types.js';
-import { expressions, Kind, MATH_TERM, splitIdentifiers, type Token } from '../../src/select/tokenize.js';
+import {
+  blankOperators,
+  expressions,
+  Kind,
+  MATH_TERM,
+  splitIdentifiers,
+  type Token,
+} from '../../src/select/tokenize.js';
 import type { DocStats } from '../../src/select/model.js';
 import { stem } from '../../src/select/stem.js';
 import { QUERY_STOP, STOP, STOP_CHARS } from '../../src/select/stopwords.js';
@@ -48,12 +55,15 @@ export function oldTokenize(text: string, opts: { query?: boolean } = {}): Token
   if (!text) return out;
   // Dotted acronyms ("U.S.", "e.g.") become one word before punctuation splits them into letters.
   // "%" is a word people also spell out ("15 percent", "15%"): index and query it as one.
-  const norm = splitIdentifiers(text.normalize('NFKC'))
+  const lower = splitIdentifiers(text.normalize('NFKC'))
     .replace(ACRONYM, (a) => a.replace(/\./g, ''))
     .replace(/%/g, ' percent ')
     .toLowerCase();
-  // A deliberate change since (issue 26): each arithmetic expression is one typed term, first.
-  for (let n = expressions(norm).length; n > 0; n--) out.push({ term: MATH_TERM, kind: Kind.Word });
+  // A deliberate change since (issue 26): each arithmetic expression is one typed term, first, and
+  // its spelled operators ("times", 乘) are not words.
+  const exprs = expressions(lower);
+  for (let n = exprs.length; n > 0; n--) out.push({ term: MATH_TERM, kind: Kind.Word });
+  const norm = blankOperators(lower, exprs);
   for (const m of norm.matchAll(SCAN)) {
     const t = m[0];
     if (CJK_RUN.test(t)) {

@@ -129,6 +129,9 @@ describe('how much task a query names (contentWeight)', () => {
       'this is for you: convert 10 km to miles',
     ])
       expect(aboutAssistant(q), q).toBe(false);
+    // An arithmetic expression is a task whatever is around it.
+    expect(contentWeight("nice one! and what's 345 times 12?")).toBe(CUTOFF.minContent);
+    expect(contentWeight('谢谢！128乘64等于多少')).toBeGreaterThanOrEqual(CUTOFF.minContent);
     // A how-to question keeps the weight of its words.
     expect(contentWeight('how do you make pancakes')).toBe(1.25);
   });

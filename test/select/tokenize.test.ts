@@ -41,11 +41,29 @@ describe('tokenize', () => {
       ['2^16 - 1', '2^16 - 1'],
       ['帮我算一下 (15+27)/6', '(15+27)/6'],
       ['sqrt(144) + log(100, 10)', '(144) + log(100'],
+      // Spelled operators, between spaces or in Chinese.
+      ['what is 345 times 12?', '345 times 12'],
+      ['100 divided by 7', '100 divided by 7'],
+      ['128乘64等于多少', '128乘64'],
+      ['10減3', '10減3'],
     ])
       expect(expressions(text.toLowerCase()), text).toEqual([expr]);
-    for (const text of ['2024-05-01', '1/2/2024 + 3', 'x86-64', '17-5', 'node 18+', '15:00 today', '15% of 80'])
+    for (const text of [
+      '2024-05-01',
+      '1/2/2024 + 3',
+      'x86-64',
+      '17-5',
+      'node 18+',
+      '15:00 today',
+      '15% of 80',
+      'take 2 pills 3 times a day',
+      '10加仑',
+    ])
       expect(expressions(text.toLowerCase()), text).toEqual([]);
     expect(tokenize('work out 17*23', { query: true }).map((t) => t.term)).toEqual([MATH_TERM, 'work']);
+    // A spelled operator belongs to the expression, not to the words ("times" would meet time zones).
+    expect(tokenize("what's 345 times 12", { query: true }).map((t) => t.term)).toEqual([MATH_TERM]);
+    expect(terms('3 times a day')).toEqual(['time', 'dai']);
     expect(terms('e.g. "(3 + 4) * 2^10" or 5 * 6')).toEqual([MATH_TERM, MATH_TERM]);
     // The why column shows the expression the user wrote.
     expect(surfaceWords('what is 17*23').get(MATH_TERM)).toBe('17*23');
