@@ -107,19 +107,23 @@ export function codePaths(root: string, entry: ToolEntry): string[] {
   const cfg = c.loader_config as Record<string, unknown>;
   if (c.loader === 'python_function' && typeof cfg.module === 'string') return pythonModulePaths(root, cfg.module);
   if (c.loader === 'node_module' && typeof cfg.module === 'string') return nodeModulePaths(root, cfg.module);
-  const program =
-    c.loader === 'command' && Array.isArray(cfg.argv) && typeof cfg.argv[0] === 'string'
-      ? cfg.argv[0]
+  // A program named by path, and a script an interpreter is given (`python3 server/main.py`,
+  // `node srv/index.js`): each project file named on the command line, with its folder.
+  const words =
+    c.loader === 'command' && Array.isArray(cfg.argv)
+      ? cfg.argv
       : c.loader === 'mcp' && typeof cfg.command === 'string'
-        ? cfg.command
-        : undefined;
-  if (program?.includes('/')) {
-    const abs = resolve(root, program);
+        ? [cfg.command, ...(Array.isArray(cfg.args) ? cfg.args : [])]
+        : [];
+  const out: string[] = [];
+  words.forEach((w, i) => {
+    if (typeof w !== 'string' || w.startsWith('-') || w.includes('{{') || (i === 0 && !w.includes('/'))) return;
+    const abs = resolve(root, w);
     const r = relative(root, abs);
-    if (r.startsWith('..') || isAbsolute(r)) return [];
-    return programPaths(root, abs);
-  }
-  return [];
+    if (r === '' || r.startsWith('..') || isAbsolute(r) || !lstatOrUndefined(abs)?.isFile()) return;
+    for (const p of programPaths(root, abs)) if (!out.includes(p)) out.push(p);
+  });
+  return out;
 }
 
 /** Every file of the tool's code, hashed (empty when the tool has no code in the project). */

@@ -71,7 +71,12 @@ describe('toolbox.lock and an MCP server that changes under it', () => {
     expect(again.json.tools.find((t: { id: string }) => t.id === 'fx_greet').status).toBe('updated');
     const after = parse(readFileSync(join(p.dir, 'toolbox.lock'), 'utf8'));
     expect(after.tools.fx_greet.upstream.fields.description).not.toBe(lock.tools.fx_greet.upstream.fields.description);
-    expect(after.tools.fx_add).toEqual(lock.tools.fx_add);
+    // fx_add's definition is the same; the server script both tools run is pinned, and it changed.
+    expect([after.tools.fx_add.model, after.tools.fx_add.upstream]).toEqual([
+      lock.tools.fx_add.model,
+      lock.tools.fx_add.upstream,
+    ]);
+    expect(after.tools.fx_add.runs.files['servers/fx.mjs']).not.toBe(lock.tools.fx_add.runs.files['servers/fx.mjs']);
     const v = await cli(['validate', '--locked', '--no-routing', '--json'], { cwd: p.dir });
     expect(v.json.diagnostics.filter((d: { rule: string }) => d.rule.startsWith('lock-'))).toEqual([]);
     expect(v.json.diagnostics.map((d: { rule: string }) => d.rule)).toContain('poison-override');

@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { expected } from './cases.js';
 import { contract, project, runOn, tiers } from './helpers.js';
 
@@ -46,6 +47,12 @@ async function locked(dir: string) {
   expect(l.code, l.stderr).toBe(0);
   const ok = await run(dir);
   expect([ok.code, ok.json?.result], ok.stderr).toEqual([0, 'genuine']);
+}
+
+function readLockFiles(dir: string, id: string): Record<string, string> {
+  const text = readFileSync(join(dir, 'toolbox.lock'), 'utf8');
+  return (parse(text) as { tools: Record<string, { runs: { files?: Record<string, string> } }> }).tools[id]!.runs
+    .files!;
 }
 
 function refusedNaming(r: Awaited<ReturnType<typeof run>>, file: string) {
@@ -113,6 +120,20 @@ describe('issue 23 item 9: --locked pins what runs', () => {
     const r = await run(p.dir);
     refusedNaming(r, 'requires.bins');
     expect(r.errorJson?.error.message).toContain('curl');
+  });
+
+  it('a script given to an interpreter (`[python3, scripts/run.py]`): its folder is pinned too', async () => {
+    const p = project({
+      'scripts/run.py': 'import helper\nprint(helper.word())\n',
+      'scripts/helper.py': 'def word():\n    return "genuine"\n',
+      'tool_registry/speak.yaml': contract('speak', 'command', '{ argv: [python3, scripts/run.py] }'),
+    });
+    cleanups.push(p.cleanup);
+    const l = await runOn(tier, p.dir, ['lock', '--json']);
+    expect(l.code, l.stderr).toBe(0);
+    expect(Object.keys(readLockFiles(p.dir, 'speak'))).toEqual(['scripts/', 'scripts/helper.py', 'scripts/run.py']);
+    p.write('scripts/helper.py', 'def word():\n    return "edited"\n');
+    refusedNaming(await run(p.dir), 'scripts/helper.py changed');
   });
 
   it("a Node tool's package.json (exports, type) or a sibling module changed: refused, naming it", async () => {
