@@ -13,6 +13,12 @@ import { Breaker, circuitOpen, type BreakerRecord, type BreakerSettings } from '
 export const SHARED_LOG_MAX = 200_000;
 /** A tool's breaker record expires this long after its last change (then it is closed again). */
 const BREAKER_TTL_MS = 24 * 3600_000;
+/**
+ * A closed verdict from the store is trusted this long for the next calls of the same tool on this
+ * process (no round trip each): a breaker opened elsewhere refuses calls here within this bound. Open,
+ * half-open and trial verdicts are never reused.
+ */
+export const CLOSED_TRUST_MS = 250;
 /** Records logged while the store was unreachable, kept to send once it is back (the oldest dropped past it). */
 const BACKLOG_MAX = 10_000;
 
@@ -60,6 +66,8 @@ return 0`);
 /** The breaker and call log of a Runtime, over a shared store with `.toolbox/` as the fallback. */
 export class SharedRuntimeState {
   private backlog: CallRecord[] = [];
+  /** Per tool: until when its last closed verdict is trusted (see CLOSED_TRUST_MS). */
+  private readonly closedUntil = new Map<string, number>();
   private readonly off: () => void;
 
   constructor(
@@ -79,12 +87,15 @@ export class SharedRuntimeState {
 
   /** Throw circuit_open while the tool is refused anywhere in the deployment; the local one while the store is away. */
   async check(id: string): Promise<void> {
+    if ((this.closedUntil.get(id) ?? 0) > Date.now()) return;
+    this.closedUntil.delete(id);
     const r = await this.state.attempt(
       (_c) =>
         this.state.eval(CHECK, [this.keys(id)[0]], [this.settings.cooldownMs, BREAKER_TTL_MS]) as Promise<number[]>,
     );
     if (!r) return this.local.check(id);
     const [st, now, until] = r.map(Number) as [number, number, number];
+    if (st === 0) this.closedUntil.set(id, Date.now() + CLOSED_TRUST_MS);
     if (st === 1 || st === 2) throw circuitOpen(id, until, now, st === 2, this.settings);
   }
 
@@ -96,6 +107,7 @@ export class SharedRuntimeState {
 
   /** A call failed: counted in the deployment's window. */
   async failure(id: string): Promise<void> {
+    this.closedUntil.delete(id); // the next call asks the store again
     const member = `${Date.now()}-${randomBytes(4).toString('hex')}`;
     const done = await this.state.attempt((_c) =>
       this.state.eval(FAILURE, this.keys(id), [

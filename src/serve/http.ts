@@ -316,7 +316,9 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       if (draining || stopped) return;
       draining = true;
       opts.onDrain?.('start', Math.max(inFlight, core.active));
-      http.closeIdleConnections();
+      // Idle connections are not closed here: one just accepted, its request not read yet, counts as
+      // idle, and closing it would lose that request (a balancer cannot tell it ran nothing). Every
+      // answer from now on says `connection: close`, so kept-alive clients leave after their next one.
       const until = Date.now() + (opts.drainMs ?? DEFAULT_DRAIN_MS);
       const began = Date.now();
       // Requests that keep coming while draining mean a balancer still sends them: wait until it stops.

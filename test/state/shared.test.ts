@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SharedState, acquireSharedState } from '../../src/state/shared.js';
 import { parseStateUrl } from '../../src/state/url.js';
-import { SharedRuntimeState } from '../../src/runtime/shared.js';
+import { CLOSED_TRUST_MS, SharedRuntimeState } from '../../src/runtime/shared.js';
 import { Breaker, type BreakerSettings } from '../../src/runtime/breaker.js';
 import { ClientLimits } from '../../src/serve/client-limits.js';
 import { RedisStore } from '../../src/serve/redis-store.js';
@@ -76,6 +76,18 @@ describe('the breaker shared through Redis', () => {
     expect(await refusal(() => a.check('u'))).toBe('circuit_open');
     const ttl = await a.state.redis.pttl(a.state.key('breaker', 'u'));
     expect(ttl).toBeGreaterThan(0);
+  });
+
+  it('a closed verdict spares the next calls a round trip, and is trusted for at most CLOSED_TRUST_MS', async () => {
+    const [a, b] = await Promise.all([replica('breaker3'), replica('breaker3')]);
+    const scripts = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(String(await a.state.redis.info('commandstats')))?.[1] ?? 0);
+    const before = await scripts();
+    for (let i = 0; i < 10; i++) expect(await refusal(() => b.check('v'))).toBe('allowed');
+    expect((await scripts()) - before).toBeLessThan(5); // one, unless the machine stalled past the bound
+    for (let i = 0; i < 3; i++) await a.failure('v');
+    await new Promise((r) => setTimeout(r, CLOSED_TRUST_MS + 50));
+    expect(await refusal(() => b.check('v'))).toBe('circuit_open');
   });
 });
 
