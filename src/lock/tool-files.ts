@@ -2,7 +2,7 @@
 // daemon, a long-running library Runtime) compare before each call so that an edited tool is loaded
 // again, and what toolbox.lock pins. One definition of "the tool's code" for both.
 import { readdirSync, statSync, type Stats } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import type {
   CommandConfig,
@@ -51,16 +51,38 @@ export function codeRoots(root: string, c: ToolContract): string[] {
         const program = (c.loader_config as unknown as CommandConfig).argv[0] ?? '';
         return program.includes('/') ? programPaths(root, resolve(root, program)) : [];
       }
-      case 'mcp': {
-        const command = (c.loader_config as unknown as McpConfig).command ?? '';
-        return command.includes('/') ? programPaths(root, resolve(root, command)) : [];
-      }
+      case 'mcp':
+        return serverRoots(root, c.loader_config as unknown as McpConfig);
       default:
         return [];
     }
   } catch {
     return [];
   }
+}
+
+const NODE = /^(node|nodejs)$/;
+const PYTHON = /^python(\d+(\.\d+)?)?$/;
+
+/**
+ * A stdio MCP server's code in the project: the program when given by path, or the script a `node`
+ * or `python` command runs (its first argument that is not an option, `${PROJECT_ROOT}` expanded,
+ * resolved against the project root as src/mcp/spawn.ts does), with Node's package.json walk.
+ */
+function serverRoots(root: string, cfg: McpConfig): string[] {
+  const command = cfg.command ?? '';
+  if (!command) return [];
+  if (command.includes('/')) return programPaths(root, resolve(root, command));
+  const node = NODE.test(command);
+  if (!node && !PYTHON.test(command)) return [];
+  const args = cfg.args ?? [];
+  const i = args.findIndex((a) => !a.startsWith('-'));
+  if (i < 0 || (i > 0 && args[i - 1] === '-m')) return [];
+  const script = resolve(root, args[i]!.replaceAll('${PROJECT_ROOT}', root));
+  const r = relative(root, script);
+  if (!r || r.startsWith('..') || isAbsolute(r) || r.split(sep).includes('node_modules')) return [];
+  if (!node) return programPaths(root, script);
+  return nodeModulePaths(root, script).map((p) => (p.endsWith('/node_modules') ? join(p, '.package-lock.json') : p));
 }
 
 // Folder listings of this process, kept while the folder's own stat is unchanged (adding, removing

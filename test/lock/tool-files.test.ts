@@ -77,4 +77,18 @@ describe('toolCode / codeVersion', () => {
     expect(code.complete).toBe(false);
     expect(codeVersion(p.dir, py('pkg.tool'))).toMatch(/\+$/);
   });
+
+  it("a stdio MCP server's code: its program by path, or the project script node or python runs", () => {
+    const p = project({ 'srv/x.mjs': '', 'srv/h.mjs': '', 'py/s.py': '' });
+    const mcp = (command: string, args: string[]) =>
+      ({ id: 'm', loader: 'mcp', loader_config: { command, args, tool: 't' } }) as unknown as ToolContract;
+    expect(codeRoots(p.dir, mcp('node', ['--no-warnings', 'srv/x.mjs']))).toEqual([join(p.dir, 'srv')]);
+    expect(codeRoots(p.dir, mcp('node', ['${PROJECT_ROOT}/srv/x.mjs']))).toEqual([join(p.dir, 'srv')]);
+    expect(codeRoots(p.dir, mcp('python3', ['py/s.py']))).toEqual([join(p.dir, 'py')]);
+    expect(codeRoots(p.dir, mcp('./srv/x.mjs', []))).toEqual([join(p.dir, 'srv')]);
+    // A module run with -m, a script outside the project, a server on PATH: nothing of the project's to watch.
+    expect(codeRoots(p.dir, mcp('python3', ['-m', 'py.s']))).toEqual([]);
+    expect(codeRoots(p.dir, mcp('node', ['/usr/lib/x.mjs']))).toEqual([]);
+    expect(codeRoots(p.dir, mcp('uvx', ['mcp-server-time']))).toEqual([]);
+  });
 });

@@ -3,9 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { stdioClient } from './fixtures.js';
-import { FRESH_STEPS, freshProject } from '../fixtures/tools/fresh.js';
+import { addFreshServer, FRESH_STEPS, freshProject } from '../fixtures/tools/fresh.js';
 
 const p = freshProject();
+const server = addFreshServer(p);
 let c: Awaited<ReturnType<typeof stdioClient>>;
 beforeAll(async () => {
   c = await stdioClient(join(p.dir, 'tool_registry'), ['--expose', 'all']);
@@ -27,5 +28,15 @@ describe('toolbox serve: edited code is picked up by the next call', () => {
       expect({ edit: step.edit, py: text(py), js: text(js) }).toEqual({ edit: step.edit, py: step.py, js: step.js });
       expect([py.isError ?? false, js.isError ?? false]).toEqual([false, false]);
     }
+  }, 120_000);
+
+  it('an mcp tool whose stdio server script (or a module it imports) in the project was edited gets a new server', async () => {
+    const call = async () => text(await c.client.callTool({ name: 'fresh_mcp', arguments: {} }));
+    expect(await call()).toBe('server s1 helper h1');
+    expect(await call()).toBe('server s1 helper h1');
+    server('s2', 'h1');
+    expect(await call()).toBe('server s2 helper h1');
+    server('s2', 'h2');
+    expect(await call()).toBe('server s2 helper h2');
   }, 120_000);
 });
