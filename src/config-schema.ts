@@ -229,6 +229,8 @@ export const CONFIG_SHAPE: MapCheck = {
       },
     },
     locked: { kind: 'value', expected: 'true or false', example: 'locked: true', test: (v) => typeof v === 'boolean' },
+    // Only the user's own config.yaml sets it (policy/user-settings.ts); a project's is ignored, and said so.
+    state: nonEmptyString('a redis:// or rediss:// URL', 'state: redis://127.0.0.1:6379/0'),
   },
 };
 

@@ -13,7 +13,7 @@ import { loadUserConfig } from './user-config.js';
 import { userConfigDir } from '../util/user-dirs.js';
 
 /** The keys only the user may set, and what each decides for them. */
-export const USER_ONLY_KEYS: { path: [string, string]; decides: string }[] = [
+export const USER_ONLY_KEYS: { path: string[]; decides: string }[] = [
   {
     path: ['telemetry', 'endpoint'],
     decides: 'where your traces go (with your OTEL_EXPORTER_OTLP_HEADERS, and your arguments if content is captured)',
@@ -22,6 +22,10 @@ export const USER_ONLY_KEYS: { path: [string, string]; decides: string }[] = [
   {
     path: ['select', 'embeddings'],
     decides: 'where your queries are sent for embedding, and which of your environment variables goes with them',
+  },
+  {
+    path: ['state'],
+    decides: 'which Redis receives your call log, breaker state and limits (with the credentials in its URL)',
   },
 ];
 
@@ -50,13 +54,14 @@ export interface UserSettings {
 }
 
 const USER_FILE_HINT =
-  'Set it in your own ~/.config/toolbox/config.yaml (or the OTEL_* environment variables) if you want it.';
+  'Set it in your own ~/.config/toolbox/config.yaml (or the OTEL_* / TOOLBOX_STATE_URL environment variables) if you want it.';
 
 /** The user-only keys the project's config sets, with where (line:column of its config file). */
 export function projectUserOnlyKeys(project: Pick<Project, 'config' | 'configFile'>): IgnoredKey[] {
-  const set = USER_ONLY_KEYS.filter(({ path: [a, b] }) => {
-    const sec = (project.config as Record<string, unknown>)[a];
-    return sec !== null && typeof sec === 'object' && (sec as Record<string, unknown>)[b] !== undefined;
+  const set = USER_ONLY_KEYS.filter(({ path }) => {
+    let v: unknown = project.config;
+    for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+    return v !== undefined && v !== null;
   });
   if (set.length === 0) return [];
   let locate: (p: string[]) => { line: number; column: number } = () => ({ line: 1, column: 1 });

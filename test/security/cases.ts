@@ -330,7 +330,7 @@ export const CASES = {
     item: '25.1',
     attack:
       "a cloned project's config (or a config file inside it) points the user's call log and breakers at its Redis",
-    outcome: 'refused',
+    outcome: 'blocked',
   },
   'state-password-shown': {
     item: '25.1',

@@ -38,11 +38,21 @@ const connections = async () => Number(/total_connections_received:(\d+)/.exec(a
 
 describe('a cloned project and the shared state', () => {
   it("a project's config cannot name a state store; a config file inside the project does not count", async () => {
-    expect(expected('state-project-redis', 'bwrap')).toBe('refused');
+    expect(expected('state-project-redis', 'bwrap')).toBe('blocked');
     const before = await connections();
     proj.write('toolbox.config.yaml', `state: ${redis.url}\n`);
-    const r = await cli(['run', 'echo_text', '--text', 'x', '--registry', proj.registry], { cwd: proj.dir, env });
-    expect(r.code).toBe(3); // unknown key in the project's config
+    // Ignored (work goes on, on local state), and said so at its line:column: never connected.
+    const r = await cli(['run', 'echo_text', '--text', 'x', '--verbose', '--registry', proj.registry], {
+      cwd: proj.dir,
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/toolbox\.config\.yaml:1:1: state in the project's config is ignored/);
+    const v = await cli(['validate', '--no-routing', '--json', '--registry', proj.registry], { cwd: proj.dir, env });
+    const found = (v.json.diagnostics as { rule: string; line: number; severity: string }[]).filter(
+      (d) => d.rule === 'config-user-only',
+    );
+    expect(found.map((d) => `${d.line} ${d.severity}`)).toEqual(['1 warning']);
     proj.write('toolbox.config.yaml', 'runtime:\n  breaker: { failures: 3, window: 60, cooldown: 30 }\n');
     // The project ships .config/toolbox/config.yaml and a tool (or a README) gets XDG_CONFIG_HOME pointed at it.
     mkdirSync(join(proj.dir, '.config', 'toolbox'), { recursive: true, mode: 0o700 });
