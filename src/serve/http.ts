@@ -159,6 +159,8 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   let draining = false;
   /** When the last request other than a health check arrived. */
   let lastRequest = 0;
+  /** POST requests received and not answered yet. */
+  let posts = 0;
   // Deployment-wide limits: asked only when there is something to enforce beyond this replica's own.
   const clientLimits = new ClientLimits({ perClient: limits.maxPerClient, ...opts.clients }, core.shared);
   const deploymentLimits = Boolean(
@@ -177,6 +179,12 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     // Health checks first: no token, nothing revealed but a status word (health.ts).
     if (answerHealth(req, res, core, draining)) return;
     lastRequest = Date.now();
+    // A POST counts from its arrival (its body and the deployment's limits may still be read when
+    // SIGTERM comes) until its answer is sent: a drain never cuts a request it has not answered.
+    if (req.method === 'POST') {
+      posts++;
+      res.once('close', () => posts--);
+    }
     if (draining) res.setHeader('connection', 'close'); // the balancer reconnects to another replica
     // Cheap checks first, before reading a body or counting anything against the sessions.
     const hosts = allowedHosts(opts.host, port);
@@ -323,7 +331,7 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       const began = Date.now();
       // Requests that keep coming while draining mean a balancer still sends them: wait until it stops.
       const sent = () => lastRequest >= began && Date.now() - lastRequest < DRAIN_QUIET_MS;
-      const busy = () => inFlight > 0 || core.active > 0 || sent();
+      const busy = () => inFlight > 0 || posts > 0 || core.active > 0 || sent();
       while (busy() && Date.now() < until && !stopped) await new Promise((r) => setTimeout(r, 25));
       opts.onDrain?.('done', Math.max(inFlight, core.active));
       await stop();
