@@ -98,8 +98,8 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     id: 'config-user-only',
     severity: 'warning',
     description:
-      "The project's toolbox.config.yaml sets what only you may choose (`telemetry.endpoint`, `telemetry.capture_content`, `select.embeddings`): ignored.",
-    docs: 'Remove it from the project; set it in your own ~/.config/toolbox/config.yaml (or OTEL_* variables) if you want it.',
+      "The project's toolbox.config.yaml sets what only you may choose (`telemetry.endpoint`, `telemetry.capture_content`, `select.embeddings`, `state`): ignored.",
+    docs: 'Remove it from the project; set it in your own ~/.config/toolbox/config.yaml (or OTEL_* / TOOLBOX_STATE_URL) if you want it.',
   },
   {
     id: 'routing',
