@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ExitCode, ToolboxError } from '../errors.js';
 import type { ServeCore } from './core.js';
@@ -64,6 +65,8 @@ export const DEFAULT_DRAIN_MS = 30_000;
  * it opens just as the listener closes would be reset with its request in it (lost, not retried).
  */
 export const DRAIN_QUIET_MS = 1000;
+/** A draining server waits this long before it first looks whether anything still runs. */
+const DRAIN_ACCEPT_MS = 100;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -161,6 +164,7 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   let lastRequest = 0;
   /** POST requests received and not answered yet. */
   let posts = 0;
+  const fresh = new Set<Socket>();
   // Deployment-wide limits: asked only when there is something to enforce beyond this replica's own.
   const clientLimits = new ClientLimits({ perClient: limits.maxPerClient, ...opts.clients }, core.shared);
   const deploymentLimits = Boolean(
@@ -270,12 +274,20 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       connectionsCheckingInterval: 1000,
     },
     (req, res) => {
+      fresh.delete(req.socket);
       handle(req, res).catch((e: unknown) => {
         if (!res.headersSent) jsonRpcError(res, 500, `internal error: ${(e as Error).message}`);
         else res.end();
       });
     },
   );
+  // Connections accepted whose first request has not come yet: a balancer that opened one just
+  // before SIGTERM is about to send its request, which a drain must not cut (a kept-alive connection
+  // that carried requests already does not count: its client is told `connection: close`).
+  http.on('connection', (socket: Socket) => {
+    fresh.add(socket);
+    socket.once('close', () => fresh.delete(socket));
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', (e: NodeJS.ErrnoException) =>
@@ -331,7 +343,10 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       const began = Date.now();
       // Requests that keep coming while draining mean a balancer still sends them: wait until it stops.
       const sent = () => lastRequest >= began && Date.now() - lastRequest < DRAIN_QUIET_MS;
-      const busy = () => inFlight > 0 || posts > 0 || core.active > 0 || sent();
+      const busy = () => inFlight > 0 || posts > 0 || fresh.size > 0 || core.active > 0 || sent();
+      // Connections a balancer opened just before SIGTERM may still wait in the kernel's queue, not
+      // accepted yet: let them in (and be counted) before deciding that nothing is running.
+      await new Promise((r) => setTimeout(r, DRAIN_ACCEPT_MS));
       while (busy() && Date.now() < until && !stopped) await new Promise((r) => setTimeout(r, 25));
       opts.onDrain?.('done', Math.max(inFlight, core.active));
       await stop();
