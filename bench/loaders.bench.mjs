@@ -19,7 +19,7 @@ async function timeCalls(fn, { n = 20, warmup = 3 } = {}) {
 export default async function () {
   const { getLoader } = await import(join(REPO, 'dist', 'loaders', 'index.js'));
   const { resolveLimits, probeSandbox, resolveInterpreter } = await import(
-    join(REPO, 'dist', 'runtime', 'sandbox', 'index.js')
+    join(REPO, 'dist', 'sandbox', 'index.js')
   );
   const project = {
     root: ROOT,
