@@ -18,9 +18,7 @@ async function timeCalls(fn, { n = 20, warmup = 3 } = {}) {
 
 export default async function () {
   const { getLoader } = await import(join(REPO, 'dist', 'loaders', 'index.js'));
-  const { resolveLimits, probeSandbox, resolveInterpreter } = await import(
-    join(REPO, 'dist', 'sandbox', 'index.js')
-  );
+  const { resolveLimits, probeSandbox, resolveInterpreter } = await import(join(REPO, 'dist', 'sandbox', 'index.js'));
   const project = {
     root: ROOT,
     registryDir: join(ROOT, 'tool_registry'),
