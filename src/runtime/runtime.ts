@@ -135,7 +135,7 @@ export class Runtime {
     if (req.signal?.aborted) ac.abort();
     else req.signal?.addEventListener('abort', onAbort, { once: true });
     let limits: ResolvedLimits | undefined;
-    let facts: CallFacts | undefined;
+    let facts: (() => CallFacts) | undefined;
     let callStart: number | undefined;
     // Only what happens once the tool is loaded or running can be the tool's fault (breaker).
     let toolPhase = false;
@@ -159,13 +159,14 @@ export class Runtime {
       Object.assign(stats, { cacheHit: hit, loadMs });
       const ctx = await this.callContext(c, req, ac.signal);
       limits = ctx.limits;
-      facts = {
+      // What the call could see, read only to explain a failure (its paths cost stats: not on every call).
+      facts = () => ({
         network: ctx.network,
         root: this.project.root,
         visible: [...ownPaths(this.project.root, c), ...ctx.readOnlyPaths],
         contract: c,
         file: entry.file,
-      };
+      });
       callStart = performance.now();
       // Probe with the project's state dir first, so the tier comes from .toolbox/cache/sandbox.json
       // instead of trial runs in every process.
@@ -205,7 +206,7 @@ export class Runtime {
       return result;
     } catch (e) {
       if (callStart !== undefined && stats.runMs === 0) stats.runMs = performance.now() - callStart;
-      const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits, call: facts });
+      const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits, call: facts?.() });
       if (!stats.tier && e instanceof ToolRunError && e.tier) stats.tier = e.tier;
       if (toolPhase && countsAsFailure(err)) {
         if (this.shared) await this.shared.failure(c.id);

@@ -4,7 +4,6 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { PythonFunctionConfig } from '../../contract/types.js';
-import { DEFAULT_LIMITS, probeSandbox, resolveInterpreter, runSandboxed } from '../../sandbox/index.js';
 import { pythonModulePaths, topLevelPythonModules } from '../../sandbox/tool-paths.js';
 import { closest } from '../../errors.js';
 import { codePath } from '../../util/assets.js';
@@ -106,6 +105,8 @@ export async function checkPythonTools(
     if (binds.every((b) => within(root, b))) ask.push({ tool: t, key: ask.length, binds });
   }
   if (ask.length === 0) return out;
+  // Loaded only when there is something to ask: validate without python tools never loads the sandbox.
+  const { DEFAULT_LIMITS, probeSandbox, resolveInterpreter, runSandboxed } = await import('../../sandbox/index.js');
   let answers: Answer[];
   try {
     const interp = await resolveInterpreter('python3');
