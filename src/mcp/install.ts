@@ -77,8 +77,6 @@ export function splitPypiSpec(spec: string): { name: string; version?: string } 
   return { name: m[1]!, version: m[2] };
 }
 
-export { serverDirName };
-
 const rel = (project: Project, p: string) => relative(project.root, p).split(sep).join('/');
 
 function installFailed(

@@ -51,11 +51,6 @@ export interface McpSession {
    * questions (2025: elicitation/sampling/roots requests) and log messages. `leave` when it is done.
    */
   enter(sink: CallSink): { progressToken: string; leave(): void };
-  /**
-   * After a request failed for want of authorization (an HTTP server's scope step-up): when the person
-   * authorized meanwhile, redeem the code and say so (the request may be sent again).
-   */
-  reauthorized(): Promise<boolean>;
   /** Run a request, sent again (at most twice) after the person authorized more access during it. */
   withAuth<T>(send: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -288,7 +283,6 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
       return closed;
     },
     enter: (sink) => sinks.enter(sink),
-    reauthorized: () => reauthorized(),
     async withAuth(send) {
       for (let attempt = 0; ; attempt++) {
         try {

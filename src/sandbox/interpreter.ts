@@ -16,7 +16,6 @@ export interface ResolvedInterpreter {
 
 // Folders the sandbox always shows read-only (util/binds.ts, which the project-path check shares).
 import { underSystemDir } from '../util/binds.js';
-export { SYSTEM_DIRS, underSystemDir } from '../util/binds.js';
 
 /**
  * Absolute path of an executable named `cmd` on PATH (or `cmd` itself when it is an absolute

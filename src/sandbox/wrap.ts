@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { underSystemDir } from './interpreter.js';
+import { underSystemDir } from '../util/binds.js';
 import type { ResolvedLimits, SandboxTier } from './types.js';
 
 /** Host paths a tier needs to know about, found once by the probe. */
