@@ -2,10 +2,8 @@
 // `state:` in the user's own config (~/.config/toolbox/config.yaml), never the project's (a cloned
 // project must not point a user's calls at its Redis). A URL's password is a secret: every text made
 // from it for people goes through redactUrl() / redactText().
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { ownedBySelf, userConfigDir } from '../util/user-dirs.js';
+import { loadUserConfig } from '../policy/user-config.js';
 
 /** A parsed state URL. `shown` is the URL without its password: the only form ever printed. */
 export interface StateUrl {
@@ -47,20 +45,6 @@ export function redactText(text: string, secrets: (string | undefined)[] = []): 
   let out = redactUrl(text);
   for (const s of secrets) if (s && s.length >= 3) out = out.split(s).join('***');
   return out;
-}
-
-const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-};
-
-function inside(root: string | undefined, file: string): boolean {
-  if (!root) return false;
-  const r = relative(real(root), real(file));
-  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
 }
 
 const NS_RE = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -105,31 +89,6 @@ export function parseStateUrl(
 }
 
 /**
- * The `state:` value of the user's own config file, read without parsing YAML unless the file has a
- * top-level `state:` line (so commands without shared state pay nothing for it).
- */
-function userConfigState(): { value: string; file: string } | undefined {
-  const dir = userConfigDir();
-  const file = dir ? join(dir, 'config.yaml') : undefined;
-  if (!file || !existsSync(file)) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const m = /^state:[ \t]*(\S[^#\n]*?)?[ \t]*(?:#.*)?$/m.exec(text);
-  if (!m) return undefined;
-  const raw = (m[1] ?? '').replace(/^(['"])(.*)\1$/, '$2');
-  if (!raw)
-    throw new ToolboxError('user_config_invalid', `${file}: state: needs a URL (redis://host:port/db)`, {
-      exitCode: ExitCode.registry,
-      hint: 'Write `state: redis://host:6379/0` in your own toolbox config, or remove the line.',
-    });
-  return { value: raw, file };
-}
-
-/**
  * The state URL in force: `--state URL` (flag), else $TOOLBOX_STATE_URL, else `state:` in the user's
  * config (only when it is theirs and outside the project: policy/user-config.ts's rules). Undefined
  * without any: state stays in `.toolbox/`. `--state off` (or an empty value) turns a URL from the
@@ -151,8 +110,20 @@ export function resolveStateUrl(o: {
   if (fromEnv !== undefined)
     return fromEnv === '' || fromEnv === 'off' ? undefined : parseStateUrl(fromEnv, 'env', o.env);
   if (o.userConfig === false) return undefined;
-  const c = userConfigState();
-  if (!c) return undefined;
-  if (!ownedBySelf(c.file) || !ownedBySelf(dirname(c.file)) || inside(o.projectRoot, c.file)) return undefined;
-  return parseStateUrl(c.value, 'config', o.env);
+  // The same reader, and the same rules for whether the file counts, as every user-only setting.
+  const user = loadUserConfig(o.projectRoot);
+  if (user.ignored || !('state' in user.data)) return undefined;
+  const value = user.data.state;
+  if (typeof value !== 'string' || !value.trim()) {
+    const at = user.locate(['state']);
+    throw new ToolboxError(
+      'user_config_invalid',
+      `${user.file}${at ? `:${at.line}:${at.column}` : ''}: state: needs a URL (redis://host:port/db)`,
+      {
+        exitCode: ExitCode.registry,
+        hint: 'Write `state: redis://host:6379/0` in your own toolbox config, or remove the line.',
+      },
+    );
+  }
+  return parseStateUrl(value.trim(), 'config', o.env);
 }
