@@ -55,6 +55,27 @@ export function grantsFile(): string {
   return join(userConfigDir() ?? '~/.config/toolbox', 'grants.yaml');
 }
 
+// The YAML of the file's last text: a call reads the grants up to three times (paths, credentials,
+// loader paths), and a daemon or serve makes many calls. The file is read (and whether it counts
+// checked) every time; only parsing the same text again is saved.
+let parsed: { text: string; data: unknown } | undefined;
+
+function readGrantsFile(file: string): { text: string; data: unknown } {
+  const text = readFileSync(file, 'utf8');
+  if (parsed?.text === text) return parsed;
+  let data: unknown;
+  try {
+    data = yaml().parse(text);
+  } catch (e) {
+    throw new ToolboxError('grants_invalid', `${file} is not valid YAML: ${(e as Error).message}`, {
+      exitCode: ExitCode.registry,
+      hint: 'Fix the file: `projects: { /path/to/project: { <tool id>: { paths: [/absolute/path], env: [NAME] } } }`.',
+    });
+  }
+  parsed = { text, data };
+  return parsed;
+}
+
 /**
  * The user's grants for the project at `projectRoot`. The file counts only when it is theirs (owned
  * by them or root, not writable by group or others, in a folder that is too) and lies outside the
@@ -69,16 +90,7 @@ export function loadUserGrants(projectRoot: string): UserGrants {
   const rf = realOrUndefined(file);
   const realRoot = realOrUndefined(projectRoot) ?? projectRoot;
   if (!rf || within(realRoot, rf)) return none;
-  const text = readFileSync(file, 'utf8');
-  let data: unknown;
-  try {
-    data = yaml().parse(text);
-  } catch (e) {
-    throw new ToolboxError('grants_invalid', `${file} is not valid YAML: ${(e as Error).message}`, {
-      exitCode: ExitCode.registry,
-      hint: 'Fix the file: `projects: { /path/to/project: { <tool id>: { paths: [/absolute/path], env: [NAME] } } }`.',
-    });
-  }
+  const { text, data } = readGrantsFile(file);
   const d = (data && typeof data === 'object' ? data : {}) as { projects?: unknown; tools?: unknown };
   const legacy = d.tools && typeof d.tools === 'object' ? Object.keys(d.tools) : [];
   const tools: UserGrants['tools'] = {};
