@@ -5,7 +5,7 @@ import { renderTable } from '../output/table.js';
 import { statsSource, summarise } from '../runtime/stats.js';
 import { openState } from './shared-state.js';
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
+const pct = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`);
 const ms = (x: number | null) => (x === null ? '-' : x >= 1000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
 
 /**
@@ -55,8 +55,9 @@ export async function statsCommand(
   const rows = stats.map((t) => [
     t.tool,
     String(t.calls),
-    String(t.rejected),
     pct(t.successRate),
+    t.refused ? s.yellow(String(t.refused)) : '0',
+    String(t.rejected),
     ms(t.p50Ms),
     ms(t.p95Ms),
     ms(t.coldLoadMs),
@@ -64,10 +65,20 @@ export async function statsCommand(
     breaker(t.breaker, t.reopensAt),
   ]);
   ctx.io.stdout.write(
-    renderTable(['tool', 'calls', 'rejected', 'success', 'p50', 'p95', 'cold load', 'cache hits', 'breaker'], rows, {
-      align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
-      header: (h) => s.bold(h),
-    }),
+    renderTable(
+      ['tool', 'calls', 'success', 'refused', 'caller err', 'p50', 'p95', 'cold load', 'cache hits', 'breaker'],
+      rows,
+      {
+        align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+        header: (h) => s.bold(h),
+      },
+    ),
   );
+  // Success counts only calls that reached the tool's own code; say why a tool has none.
+  const unjudged = stats.filter((t) => t.successRate === null && t.refused > 0).map((t) => t.tool);
+  if (unjudged.length)
+    ctx.io.stderr.write(
+      `${unjudged.join(', ')}: every call was refused by the sandbox or a policy (exit 7) or was a caller error; \`toolbox run <id> --verbose\` shows why.\n`,
+    );
   return 0;
 }

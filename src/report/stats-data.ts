@@ -5,7 +5,9 @@ import { afterFailure, type BreakerRecord } from '../runtime/breaker.js';
 import type { CallRecord } from '../runtime/call-log.js';
 import {
   breakerFailure,
+  callKind,
   percentile,
+  successRate,
   reachedTool,
   summarise,
   type StatsSource,
@@ -27,11 +29,11 @@ export interface StatsTool extends Omit<ToolStats, 'p50Ms' | 'p95Ms'> {
   coldLoads: number;
   /** Breaker openings found by replaying the log. */
   openings: number;
-  /** Calls refused because the circuit was open. */
-  refused: number;
+  /** Calls turned away because the circuit was open. */
+  circuitOpen: number;
   /** Calls per sandbox tier. */
   sandbox: Record<string, number>;
-  /** Calls and failed calls (not rejected) per time bucket. */
+  /** Calls, and the tool's own failures (not refusals or caller errors), per time bucket. */
   series: number[];
   fails: number[];
   /** Latency histogram over LATENCY_EDGES. */
@@ -50,7 +52,16 @@ export interface StatsReportData {
   /** Time buckets: start (epoch ms) and size (ms). */
   bucket: { start: number; ms: number; n: number };
   edges: number[];
-  overall: { p50: number; p95: number; p99: number; successRate: number; hist: number[] };
+  /** successRate: the tools' own successes over their own successes and failures (null when none ran). */
+  overall: {
+    p50: number;
+    p95: number;
+    p99: number;
+    successRate: number | null;
+    refused: number;
+    rejected: number;
+    hist: number[];
+  };
   tools: StatsTool[];
   /** [epoch ms, tool] of every breaker opening found in the log. */
   openings: [number, string][];
@@ -97,7 +108,7 @@ export function buildStatsData(src: StatsSource, opts: { project: string; now?: 
       const t = Date.parse(r.ts);
       const b = Math.floor((t - start) / ms);
       series[b]!++;
-      if (!r.ok && r.exitCode !== 2 && r.exitCode !== 7) fails[b]!++;
+      if (callKind(r) === 'failed') fails[b]!++;
       if (r.sandbox) sandbox[r.sandbox] = (sandbox[r.sandbox] ?? 0) + 1;
       if (r.ok) rec = undefined;
       else if (breakerFailure(r)) {
@@ -117,7 +128,7 @@ export function buildStatsData(src: StatsSource, opts: { project: string; now?: 
       p99: percentile(durations, 99),
       coldLoads: rs.filter((r) => reachedTool(r) && !r.cacheHit && r.loadMs > 0).length,
       openings: opened,
-      refused: rs.filter((r) => r.outcome === 'circuit_open').length,
+      circuitOpen: rs.filter((r) => r.outcome === 'circuit_open').length,
       sandbox,
       series,
       fails,
@@ -125,7 +136,6 @@ export function buildStatsData(src: StatsSource, opts: { project: string; now?: 
     };
   });
   const ran = records.filter(reachedTool).map((r) => r.durationMs);
-  const judged = records.filter((r) => r.ok || (r.exitCode !== 2 && r.exitCode !== 7));
   return {
     kind: 'stats',
     generated: (opts.now ?? new Date()).toISOString(),
@@ -140,7 +150,9 @@ export function buildStatsData(src: StatsSource, opts: { project: string; now?: 
       p50: percentile(ran, 50),
       p95: percentile(ran, 95),
       p99: percentile(ran, 99),
-      successRate: judged.length ? judged.filter((r) => r.ok).length / judged.length : 1,
+      successRate: successRate(records),
+      refused: summary.reduce((n, t) => n + t.refused, 0),
+      rejected: summary.reduce((n, t) => n + t.rejected, 0),
       hist: histogram(ran),
     },
     tools,

@@ -21,6 +21,8 @@ export interface CallRecord {
   session?: string;
   /** Which entry point made the call (cli, serve, library). */
   via?: string;
+  /** The tool's signature rejected the arguments (a caller error, though the tool's code ran). */
+  rejected?: boolean;
 }
 
 // Past this size the log is rotated to calls.1.jsonl (one generation kept), so it cannot grow without bound.

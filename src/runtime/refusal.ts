@@ -43,6 +43,10 @@ const MEMORY = /\bMemoryError\b|\[Errno 12\]|Cannot allocate memory|\bENOMEM\b/;
 const READ_ONLY = /\[Errno 30\]|Read-only file system|\bEROFS\b/;
 const DENIED = /\[Errno 13\]|Permission denied|\bEACCES\b/;
 const MISSING = /\[Errno 2\]|No such file or directory|Directory nonexistent|\bENOENT\b/;
+// A missing path met while creating or writing something (touch, sh's `>`, cp, mkdir, tee, a write
+// mode): binding it read-only would not help; the scratch folder would.
+const WRITING =
+  /cannot touch|cannot create|can't create|cannot make directory|cannot open .* for writing|\bfor writing\b|\btee: |open\([^)]*['"][wax]\+?b?['"]/i;
 // Always shown (read-only) on tier bwrap, whatever the contract says.
 const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/proc', '/dev', '/sys'];
 
@@ -135,6 +139,13 @@ export function explainFailure(text: string, f: CallFacts): Explanation | undefi
       (!inProject && (SYSTEM.some((d) => under(path, d)) || under(path, '/tmp') || under(path, tmpdir())));
     if (shown) return undefined; // somewhere the tool can see: really missing
     const rel = relative(f.root, path);
+    if (WRITING.test(gone.line))
+      return {
+        kind: 'refusal',
+        code: 'path_not_visible',
+        message: `the sandbox refused: tool '${c.id}' tried to write ${path}, ${inProject ? 'in the project, which the sandbox does not show it' : 'outside the project, which the sandbox does not show it'} (${short(gone.line)})`,
+        hint: `${scratch} A tool never writes into the project or outside it; no bind or grant makes such a write work.`,
+      };
     return {
       kind: 'refusal',
       code: 'path_not_visible',

@@ -218,6 +218,7 @@ export class Runtime {
         exitCode: err.exitCode,
         ...stats,
         durationMs: performance.now() - t0,
+        ...(err.details?.rejected === true ? { rejected: true } : {}),
       });
       throw err;
     } finally {
@@ -335,6 +336,7 @@ export class Runtime {
       durationMs: number;
       cacheHit: boolean;
       tier?: string;
+      rejected?: boolean;
     },
   ): void {
     const rec = {
@@ -350,6 +352,7 @@ export class Runtime {
       ...(r.tier ? { sandbox: r.tier } : {}),
       ...(req.session ? { session: req.session } : {}),
       via: this.opts.via ?? 'library',
+      ...(r.rejected ? { rejected: true } : {}),
     };
     if (this.shared) this.shared.log(rec);
     else appendCall(this.project.stateDir, rec);

@@ -18,13 +18,21 @@ export interface ToolStats {
   tool: string;
   calls: number;
   ok: number;
+  /** The tool's own failures: it crashed, reported an error, timed out or hit a limit (and circuit-open calls). */
+  failed: number;
   /**
-   * Calls refused because of the caller, not the tool: arguments that fail the schema (exit 2) or
-   * permission denied (exit 7). They say nothing about the tool's health.
+   * Calls the sandbox or a policy refused (exit 7): a write or read the sandbox withholds, a network
+   * the contract keeps closed, a role or grant that does not allow the call. Not the tool's code
+   * failing, and not a success either: the tool did not do its work.
+   */
+  refused: number;
+  /**
+   * Caller errors: arguments that fail the schema (exit 2) or that the tool's signature rejected.
+   * They say nothing about the tool's health.
    */
   rejected: number;
-  /** ok / (calls − rejected), 0..1 (1 when every call was rejected). */
-  successRate: number;
+  /** ok / (ok + failed), 0..1; null when no call got as far as the tool's own code (all refused or rejected). */
+  successRate: number | null;
   p50Ms: number;
   p95Ms: number;
   /** Median load time of calls that loaded the tool (cache misses); null when none did. */
@@ -47,8 +55,33 @@ export function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, rank - 1))]!;
 }
 
-// Usage errors (bad arguments) and permission denied: the caller's doing, not a tool failure.
-const CALLER_EXITS = new Set([2, 7]);
+/**
+ * What one call says about its tool: it worked (`ok`), the tool's own code failed (`failed`), the
+ * sandbox or a policy refused it (`refused`, exit 7), the caller got it wrong (`caller`: exit 2, or
+ * arguments the tool's signature rejected), or it was cancelled. Only `ok` and `failed` judge the tool.
+ */
+export type CallKind = 'ok' | 'failed' | 'refused' | 'caller' | 'cancelled';
+
+/** The kind of one logged call (see CallKind). */
+export function callKind(r: CallRecord): CallKind {
+  if (r.ok) return 'ok';
+  if (r.exitCode === 7) return 'refused';
+  if (r.exitCode === 2 || r.rejected === true) return 'caller';
+  if (r.outcome === 'cancelled' || r.exitCode === 130) return 'cancelled';
+  return 'failed';
+}
+
+/** ok / (ok + failed) of some calls; null when none of them judged the tool. */
+export function successRate(records: CallRecord[]): number | null {
+  let ok = 0;
+  let judged = 0;
+  for (const r of records) {
+    const k = callKind(r);
+    if (k === 'ok') ok++;
+    if (k === 'ok' || k === 'failed') judged++;
+  }
+  return judged ? ok / judged : null;
+}
 
 /** Whether a call reached the tool (its latency says something about the tool; refusals do not). */
 export function reachedTool(r: CallRecord): boolean {
@@ -79,9 +112,8 @@ export function summarise(records: CallRecord[], breaker?: BreakerView): ToolSta
   return [...byTool.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([tool, rs]) => {
-      const ok = rs.filter((r) => r.ok).length;
-      const rejected = rs.filter((r) => !r.ok && CALLER_EXITS.has(r.exitCode)).length;
-      const judged = rs.length - rejected;
+      const kinds = rs.map(callKind);
+      const count = (k: CallKind) => kinds.filter((x) => x === k).length;
       // Latency is measured on calls that reached the tool; refusals (bad args, open circuit) say nothing about it.
       const ran = rs.filter(reachedTool);
       const durations = ran.map((r) => r.durationMs);
@@ -92,9 +124,11 @@ export function summarise(records: CallRecord[], breaker?: BreakerView): ToolSta
       return {
         tool,
         calls: rs.length,
-        ok,
-        rejected,
-        successRate: judged ? ok / judged : 1,
+        ok: count('ok'),
+        failed: count('failed'),
+        refused: count('refused'),
+        rejected: count('caller'),
+        successRate: successRate(rs),
         p50Ms: percentile(durations, 50),
         p95Ms: percentile(durations, 95),
         coldLoadMs: loads.length ? percentile(loads, 50) : null,

@@ -39,7 +39,35 @@ describe('toolbox stats', () => {
 
     const h = await cli(['stats'], { cwd: p.dir });
     expect(h.code).toBe(0);
-    expect(h.stdout).toMatch(/^tool +calls +rejected +success +p50 +p95 +cold load +cache hits +breaker/);
-    expect(h.stdout).toMatch(/\nflaky +5 +1 +75% +\d+ ms +\d+ ms +\d+ ms +0% +closed/);
+    // success, then refusals and caller errors apart (issue 38)
+    expect(h.stdout).toMatch(/^tool +calls +success +refused +caller err +p50 +p95 +cold load +cache hits +breaker/);
+    expect(h.stdout).toMatch(/\nflaky +5 +75% +0 +1 +[\d.]+ m?s +[\d.]+ m?s +[\d.]+ m?s +0% +closed/);
+  });
+
+  it('a tool whose every call was refused is not "100%": refusals are counted apart (issue 38)', async () => {
+    const p = runProject({
+      // policy: only admins may call it
+      admin_only: shellTool('admin_only', 'r_echo.sh', ['x'], undefined, 'permissions: { roles: [admin] }\n'),
+    });
+    cleanup = p.cleanup;
+    for (let i = 0; i < 3; i++) {
+      const r = await cli(['run', 'admin_only', '--role', 'guest'], { cwd: p.dir });
+      expect(r.code).toBe(7);
+    }
+    const r = await cli(['stats', '--json'], { cwd: p.dir });
+    expect(r.json.tools[0]).toMatchObject({
+      tool: 'admin_only',
+      calls: 3,
+      ok: 0,
+      failed: 0,
+      refused: 3,
+      rejected: 0,
+      successRate: null,
+      errors: { permission_denied: 3 },
+    });
+    const h = await cli(['stats'], { cwd: p.dir });
+    expect(h.stdout).toMatch(/\nadmin_only +3 +- +3 +0 /);
+    expect(h.stdout).not.toContain('100%');
+    expect(h.stderr).toMatch(/admin_only: every call was refused by the sandbox or a policy/);
   });
 });

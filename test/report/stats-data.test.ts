@@ -48,7 +48,8 @@ describe('stats report data', () => {
       [T0 + 40_000, 'flaky'],
     ]);
     const flaky = d.tools.find((t) => t.tool === 'flaky')!;
-    expect(flaky).toMatchObject({ openings: 2, refused: 1, rejected: 1, calls: 9 });
+    // circuitOpen (was `refused`): `refused` now counts what the sandbox or a policy refused (issue 38)
+    expect(flaky).toMatchObject({ openings: 2, circuitOpen: 1, refused: 0, rejected: 1, calls: 9 });
     expect(d.tools.find((t) => t.tool === 'other')!.openings).toBe(0);
   });
 
@@ -77,6 +78,31 @@ describe('stats report data', () => {
     const week = buildStatsData(source([call(0, 'a', 'ok'), call(7 * 86400, 'a', 'ok')]), { project: '.' });
     expect(week.bucket.n).toBeLessThanOrEqual(120);
     expect(week.tools[0]!.series.reduce((s, n) => s + n, 0)).toBe(2);
+  });
+
+  it("sandbox and policy refusals and caller errors are apart from the tool's own success (issue 38)", () => {
+    const d = buildStatsData(
+      source([
+        call(0, 'walled', 'path_not_visible', { exitCode: 7 }),
+        call(1, 'walled', 'network_closed', { exitCode: 7 }),
+        call(2, 'walled', 'permission_denied', { exitCode: 7 }),
+        call(3, 'mixed', 'ok'),
+        call(4, 'mixed', 'tool_failed'),
+        call(5, 'mixed', 'read_only_path', { exitCode: 7 }),
+        call(6, 'mixed', 'invalid_arguments'),
+        call(7, 'mixed', 'tool_failed', { rejected: true }), // the signature refused the arguments
+      ]),
+      { project: '.' },
+    );
+    const walled = d.tools.find((t) => t.tool === 'walled')!;
+    expect(walled).toMatchObject({ calls: 3, ok: 0, failed: 0, refused: 3, rejected: 0, successRate: null });
+    expect(walled.fails.reduce((s, n) => s + n, 0)).toBe(0);
+    const mixed = d.tools.find((t) => t.tool === 'mixed')!;
+    expect(mixed).toMatchObject({ calls: 5, ok: 1, failed: 1, refused: 1, rejected: 2, successRate: 0.5 });
+    expect(d.overall).toMatchObject({ successRate: 0.5, refused: 4, rejected: 2 });
+    // nothing reached any tool's own code: no success figure at all, not 100%
+    const none = buildStatsData(source([call(0, 'walled', 'network_closed', { exitCode: 7 })]), { project: '.' });
+    expect(none.overall.successRate).toBeNull();
   });
 
   it('an empty log is an empty report', () => {

@@ -58,6 +58,26 @@ describe('explainFailure', () => {
     expect(kind('BlockingIOError: [Errno 11] Resource temporarily unavailable', { tier: 'none' })).toBeUndefined();
   });
 
+  it('a write to a path the sandbox does not show: the scratch folder, not a read-only bind or a grant', () => {
+    for (const [text, path] of [
+      ["/usr/bin/touch: cannot touch '/home/u/proj/out.txt': No such file or directory", '/home/u/proj/out.txt'],
+      ["touch: cannot touch '/srv/out.txt': No such file or directory", '/srv/out.txt'],
+      ['/p/bin/w.sh: 2: cannot create /home/u/proj/data/out.txt: Directory nonexistent', '/home/u/proj/data/out.txt'],
+      ["mkdir: cannot create directory '/srv/new': No such file or directory", '/srv/new'],
+    ]) {
+      const e = explainFailure(text!, facts());
+      expect(e).toMatchObject({ kind: 'refusal', code: 'path_not_visible' });
+      expect(e!.kind === 'refusal' && e!.message).toContain(`tried to write ${path}`);
+      const hint = e!.kind === 'refusal' ? e!.hint : '';
+      expect(hint).toContain('$TOOLBOX_SCRATCH');
+      expect(hint).not.toContain('sandbox: { paths');
+      expect(hint).not.toContain('grants.yaml');
+    }
+    // a read keeps the bind hint
+    const read = explainFailure('cat: /home/u/proj/data/a.csv: No such file or directory', facts());
+    expect(read!.kind === 'refusal' && read!.hint).toContain('`sandbox: { paths: [data/a.csv] }`');
+  });
+
   it('a path the tool can see is just missing, not hidden', () => {
     for (const p of ['/home/u/proj/my_tools/x.json', '/usr/share/zoneinfo/Nowhere', '/tmp/toolbox-run-abc/x'])
       expect(kind(`FileNotFoundError: [Errno 2] No such file or directory: '${p}'`)).toBeUndefined();

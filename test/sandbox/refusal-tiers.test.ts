@@ -147,6 +147,10 @@ describe.each(await testTiers())('sandbox-aware failures on tier %s', (tier) => 
     if (tier === 'bwrap') {
       expect(failed(sh).code).toBe('read_only_path');
       expect(failed(hidden).code).toBe('path_not_visible'); // dash: "cannot create …: Directory nonexistent"
+      expect(failed(hidden).exitCode).toBe(7);
+      // a write: binding the folder read-only would not help; the scratch folder would
+      expect(failed(hidden).hint).toContain('$TOOLBOX_SCRATCH');
+      expect(failed(hidden).hint).not.toContain('sandbox: { paths');
     } else {
       expect((sh as { ok?: boolean }).ok).toBe(true);
       expect((hidden as { ok?: boolean }).ok).toBe(true);
