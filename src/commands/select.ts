@@ -104,6 +104,7 @@ function toJson(sel: Selection) {
     })),
     tokens: sel.tokens,
     ...(sel.history ? { history: sel.history } : {}),
+    ...(sel.withheld ? { withheld: sel.withheld } : {}),
     warnings: sel.warnings,
   };
 }
@@ -113,7 +114,11 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 function printHuman(ctx: CommandContext, sel: Selection): void {
   const s = ctx.style;
   if (!sel.results.length) {
-    ctx.io.stderr.write(`No tool matches "${sel.query}". Try other words, or see every tool with \`toolbox list\`.\n`);
+    ctx.io.stderr.write(
+      sel.withheld
+        ? `No tool for this caller: ${sel.withheld.join(', ')} fit${sel.withheld.length === 1 ? 's' : ''} "${sel.query}", but the caller may not use ${sel.withheld.length === 1 ? 'it' : 'them'} (permissions: the contract's permissions.roles or the config's permissions.tools; see --user/--role).\n`
+        : `No tool matches "${sel.query}". Try other words, or see every tool with \`toolbox list\`.\n`,
+    );
     return;
   }
   const words = surfaceWords(sel.query); // the user's words, not their stems

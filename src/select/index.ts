@@ -66,6 +66,11 @@ export interface Selection {
   warnings: string[];
   /** The earlier queries of the session that informed this one, most recent first. */
   history?: string[];
+  /**
+   * Tools that fit the query (above its cut-off) but the caller may not use (permissions): why a
+   * role-filtered list is short or empty. Only their ids, and only to the caller that asked.
+   */
+  withheld?: string[];
 }
 
 export type { LeaveOut } from './leave-out.js';
@@ -148,7 +153,7 @@ export class Selector {
   async rank(
     query: string,
     opts: RankOptions = {},
-  ): Promise<{ results: SelectedTool[]; warnings: string[]; history: string[] }> {
+  ): Promise<{ results: SelectedTool[]; warnings: string[]; history: string[]; withheld?: string[] }> {
     const top = opts.top ?? this.project.config.select?.top ?? 5;
     const allow = this.allowed(opts.caller);
     const warnings: string[] = [];
@@ -166,8 +171,18 @@ export class Selector {
         if (p) lexical[i] *= p;
       });
     }
-    // No padding: the list stops where the lexical scores fall off, before any reranking.
-    let order = cutOff(topK(lexical, Math.max(top, DENSE_DEPTH), allow), lexical, cover, opts);
+    // No padding: the list stops where the lexical scores fall off, before any reranking. The cut-off
+    // is the query's, drawn over every tool, and only then are the tools the caller may not use taken
+    // out: drawn after that filter, a guest asking for what only an admin tool does got the best of the
+    // rest (five unrelated tools) instead of nothing.
+    const fitting = cutOff(
+      topK(lexical, Math.max(top, DENSE_DEPTH), opts.cutoff === false ? allow : undefined),
+      lexical,
+      cover,
+      opts,
+    );
+    let order = allow ? fitting.filter(allow) : fitting;
+    const withheld = allow ? fitting.filter((d) => !allow(d)).map((d) => this.index.tools[d]!.id) : [];
     let final: ArrayLike<number> = lexical;
     let dense: Float64Array | undefined;
     if (opts.dense !== false && order.length > 1) {
@@ -196,7 +211,12 @@ export class Selector {
       ...(dense ? { dense: dense[doc]! } : {}),
       ...(doc === exact ? { reason: 'exact' as const } : {}),
     }));
-    return { results: this.pinned(results, allow, warnings), warnings, history: ctx.history };
+    return {
+      results: this.pinned(results, allow, warnings),
+      warnings,
+      history: ctx.history,
+      ...(withheld.length ? { withheld } : {}),
+    };
   }
 
   /** `results` and then the pinned tools (config `select.always`) not among them. */
@@ -349,13 +369,13 @@ export async function selectTools(
     if (!isStateUnsafe(e)) throw e;
     early.push(`session history not read: ${e.message}`);
   }
-  let { results, warnings, history } = await selector.rank(query, { ...opts, session });
+  let { results, warnings, history, withheld } = await selector.rank(query, { ...opts, session });
   // A large registry's index is trusted on its folders' fingerprints: check the answer's own files
   // (an in-place edit leaves the folder alone), and answer again from an updated index if one changed.
   const ix = selector.index;
   if (ix.stale?.(results.map((r) => ix.tools.findIndex((t) => t.id === r.id)))) {
     selector = await openSelector(target, { tokens: opts.tokens, full: true });
-    ({ results, warnings, history } = await selector.rank(query, { ...opts, session }));
+    ({ results, warnings, history, withheld } = await selector.rank(query, { ...opts, session }));
   }
   warnings.unshift(...early);
   if (opts.session && opts.record !== false && early.length === 0) {
@@ -378,5 +398,6 @@ export async function selectTools(
       : {}),
     warnings: [...selector.warnings(), ...warnings],
     ...(session ? { history } : {}),
+    ...(withheld ? { withheld } : {}),
   };
 }

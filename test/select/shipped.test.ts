@@ -71,6 +71,27 @@ describe('selection on the shipped registry', () => {
     expect(r.json.results.map((x: { id: string }) => x.id)).not.toContain('send_email');
   });
 
+  it('a role filter that leaves nothing fitting returns nothing, and says which tools it withheld (issue 38)', async () => {
+    const q = '给张三发一封邮件';
+    const guest = await cli(['select', q, '--json', '--role', 'guest'], { cwd: proj.dir });
+    expect(guest.code).toBe(0);
+    expect(guest.json.results).toEqual([]); // not the five best of the rest
+    expect(guest.json.withheld).toEqual(['send_email']);
+    const human = await cli(['select', q, '--role', 'guest'], { cwd: proj.dir });
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toMatch(/send_email fits .*but the caller may not use it/);
+    const assistant = await cli(['select', q, '--json', '--role', 'assistant'], { cwd: proj.dir });
+    expect(assistant.json.results.map((x: { id: string }) => x.id)).toEqual(['send_email']);
+    expect(assistant.json.withheld).toBeUndefined();
+    // A filtered list is never longer than the unfiltered one: the role only takes tools out.
+    for (const query of ['send an email to my manager', '给张三发一封邮件', '查询北京今天天气']) {
+      const all = await cli(['select', query, '--json', '--role', 'admin'], { cwd: proj.dir });
+      const some = await cli(['select', query, '--json', '--role', 'guest'], { cwd: proj.dir });
+      const allIds = all.json.results.map((x: { id: string }) => x.id);
+      for (const x of some.json.results) expect(allIds).toContain(x.id);
+    }
+  });
+
   it('keeps the task across a session: "那上海呢" after a weather question', async () => {
     expect(await first('查询北京今天天气', ['--session', 'ref'])).toBe('query_weather');
     expect(await first('那上海呢', ['--session', 'ref'])).toBe('query_weather');
