@@ -7,6 +7,7 @@ import { takeStateWarnings } from '../util/state.js';
 import type { Project } from '../config.js';
 import type { RelayLimits } from '../serve/relay-limits.js';
 import type { SharedState } from '../state/shared.js';
+import { noPasswordWarning } from '../state/url.js';
 import { openState, stateNotice } from './shared-state.js';
 import type { HttpFlags } from './serve-http.js';
 
@@ -44,6 +45,8 @@ export async function serveCommand(
   const httpFlags = port === undefined ? undefined : (await import('./serve-http.js')).parseHttpFlags(opts);
   const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
   const opened = await openState(ctx, opts.state, project.root, say);
+  const open = opened && noPasswordWarning(opened.state.url);
+  if (open) say(ctx.style.yellow(`${open.message}. ${open.fix}`));
   try {
     return await serveWith(ctx, project, opts, { expose, port, relay, ignored, httpFlags }, opened?.state, say);
   } finally {
@@ -73,6 +76,7 @@ async function serveWith(
     verbose: ctx.opts.verbose,
     env: ctx.io.env,
     relay,
+    warn: (m) => say(ctx.style.yellow(m)),
     ...(opts.locked ? { locked: true } : {}),
     ...(shared ? { shared } : {}),
   });

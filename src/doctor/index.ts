@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { checkState, isStateUnsafe } from '../util/state.js';
-import { resolveStateUrl, type StateUrl } from '../state/url.js';
+import { noPasswordWarning, resolveStateUrl, type StateUrl } from '../state/url.js';
 import { legacyGrantsWarning, loadUserGrants } from '../policy/grants.js';
 import { projectUserOnlyKeys } from '../policy/user-settings.js';
 import { join } from 'node:path';
@@ -250,6 +250,8 @@ export async function runDoctor(
     projectRoot: project?.root,
   });
   if (url) {
+    const open = noPasswordWarning(url);
+    if (open) problems.push({ severity: 'warning', area: 'shared_state', ...open });
     report.shared = await checkShared(url);
     if (report.shared.health !== 'connected')
       problems.push({

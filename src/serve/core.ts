@@ -19,7 +19,7 @@ import { RedisStore } from './redis-store.js';
 import type { SharedState } from '../state/shared.js';
 import { Exchanges } from './input-required.js';
 import { Tasks } from './tasks.js';
-import { publishResult } from './result-resources.js';
+import { publishResult, type ResultPlace } from './result-resources.js';
 import { RegistryWatcher, toolsDigest } from './watch.js';
 import { toolDef } from './definitions.js';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
@@ -56,6 +56,8 @@ export interface ServeOptions {
   taskGraceMs?: number;
   /** What a tool may relay to the client per call (default DEFAULT_RELAY_LIMITS; the user's, never the project's). */
   relay?: RelayLimits;
+  /** Where warnings for the person running serve go (a forged store record); default: nowhere. */
+  warn?: (message: string) => void;
 }
 
 /** The store channel change events travel on (subscriptions/listen streams of every replica hear it). */
@@ -114,7 +116,7 @@ export class ServeCore {
       project.config.runtime?.pool_size ?? 4,
     );
     this.store = opts.store ?? (opts.shared ? new RedisStore(opts.shared) : new MemoryStore());
-    this.tasks = new Tasks(this.store);
+    this.tasks = new Tasks(this.store, (kind) => this.forged(kind));
     this.callerKey = JSON.stringify([opts.caller.user ?? null, opts.caller.role ?? null]);
     this.events = storeBus(this.store);
   }
@@ -208,7 +210,7 @@ export class ServeCore {
         all,
         { tool: id, client: owner ?? session },
       );
-      const link = r.truncated ? await publishResult(this.store, r.truncated) : undefined;
+      const link = r.truncated ? await publishResult(this.store, this.results, r.truncated) : undefined;
       return okResult(r, this.runtime.find(r.tool).contract, link);
     } catch (e) {
       const why = signals.find((s) => s.aborted)?.reason as unknown;
@@ -216,6 +218,28 @@ export class ServeCore {
     } finally {
       this.active--;
     }
+  }
+
+  /** Where capped results are read back from: this project's .toolbox/results/ only. */
+  get results(): ResultPlace {
+    return { stateDir: this.project.stateDir, forged: (kind) => this.forged(kind) };
+  }
+
+  private forgedSaid = 0;
+  private forgedSince = 0;
+  /**
+   * A record in the store failed its check (someone else wrote it): it is ignored, and said at most
+   * once a minute with a count, so a writer flooding the store cannot flood the log as well.
+   */
+  private forged(kind: string): void {
+    this.forgedSince++;
+    if (Date.now() - this.forgedSaid < 60_000) return;
+    this.forgedSaid = Date.now();
+    const n = this.forgedSince;
+    this.forgedSince = 0;
+    this.opts.warn?.(
+      `ignored ${n} ${kind} record${n === 1 ? '' : 's'} in the shared store that toolbox did not write (or that were garbled); nothing of ${n === 1 ? 'it' : 'them'} was served. Someone else can write to the store: protect it with a password (docs/scale.md).`,
+    );
   }
 
   /** Calls running through call() now. */

@@ -68,7 +68,7 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
     });
   }
 
-  addResultResources(server, core.store);
+  addResultResources(server, core.store, core.results);
 
   if (conn.era === 'modern') addTaskHandlers(server, core.tasks, core.callerKey, (ctx) => clientCaps(ctx));
 

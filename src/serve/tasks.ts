@@ -5,9 +5,10 @@
 // CreateTaskResult, and the client follows the call with tasks/get (the status, and once done the
 // result inline), answers its questions with tasks/update, and may stop it with tasks/cancel.
 //
-// The task's record is in the ServeStore (`task:<id>`), written before the handle is returned, so
-// any replica answers tasks/get; tasks/update and tasks/cancel travel on the store's pub/sub to the
-// process running the call.
+// The task's record is in the ServeStore, written before the handle is returned, so any replica
+// answers tasks/get; tasks/update and tasks/cancel travel on the store's pub/sub to the process
+// running the call. Records and messages are sealed with the task id (sealed.ts): a writer to the
+// store cannot read a task, replace its result, or answer or cancel it.
 import { randomBytes } from 'node:crypto';
 import {
   MissingRequiredClientCapabilityError,
@@ -19,6 +20,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { ERROR_META_KEY, type CallResult } from './results.js';
 import type { Exchange, Keyed, Round } from './input-required.js';
+import { getSealed, putSealed, seal, sealedKey, unseal } from './sealed.js';
 import type { ServeStore } from './store.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -48,6 +50,23 @@ interface TaskRecord {
 
 type Message = { kind: 'input'; responses: Record<string, unknown> } | { kind: 'cancel' };
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isMessage = (m: unknown): m is Message =>
+  isObject(m) && (m.kind === 'cancel' || (m.kind === 'input' && isObject(m.responses)));
+
+const STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+/** The shape tasks/get sends on: a record that passed its seal is still checked (a bug must not be served). */
+const isTask = (v: unknown): v is TaskRecord =>
+  isObject(v) &&
+  typeof v.taskId === 'string' &&
+  typeof v.status === 'string' &&
+  STATUSES.has(v.status) &&
+  typeof v.caller === 'string' &&
+  typeof v.createdAt === 'string' &&
+  typeof v.ttlMs === 'number';
+
 /** Whether a request's client declared the tasks extension. */
 export function declaresTasks(caps: Record<string, unknown>): boolean {
   const ext = caps.extensions as Record<string, unknown> | undefined;
@@ -68,7 +87,11 @@ const wire = (r: TaskRecord): Record<string, unknown> => {
 };
 
 export class Tasks {
-  constructor(private readonly store: ServeStore) {}
+  constructor(
+    private readonly store: ServeStore,
+    /** Said when a stored record or message fails its check (it is ignored). */
+    private readonly forged: (kind: string) => void = () => undefined,
+  ) {}
 
   /**
    * Turn a running call into a task: record it, follow its questions and its end, and return the
@@ -90,8 +113,9 @@ export class Tasks {
     const round: Round = { signal: stop.signal, caps, logs: () => false, notify: () => Promise.resolve() };
     ex.attach(round, {});
     await this.save(rec);
-    const unsubscribe = this.store.subscribe(`task:${rec.taskId}`, (m) => {
-      const msg = m as Message;
+    const unsubscribe = this.store.subscribe(sealedKey('task', rec.taskId), (m) => {
+      const msg = unseal('task-message', rec.taskId, (m as { sealed?: unknown } | null)?.sealed) as Message | undefined;
+      if (!isMessage(msg)) return this.forged('task message');
       if (msg.kind === 'cancel') ex.cancel();
       else ex.attach(round, msg.responses);
       if (msg.kind === 'input' && !ex.isWaiting && rec.status === 'input_required')
@@ -113,15 +137,14 @@ export class Tasks {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tasks/update needs inputResponses: an object');
     const open = rec.inputRequests ?? {};
     const known = Object.fromEntries(Object.entries(responses).filter(([k]) => k in open));
-    if (Object.keys(known).length) await this.store.publish(`task:${rec.taskId}`, { kind: 'input', responses: known });
+    if (Object.keys(known).length) await this.send(rec.taskId, { kind: 'input', responses: known });
     return {};
   }
 
   /** tasks/cancel: ask the call to stop (it ends as cancelled unless it finished first). */
   async cancel(taskId: unknown, caller: string): Promise<Record<string, never>> {
     const rec = await this.find(taskId, caller);
-    if (rec.status === 'working' || rec.status === 'input_required')
-      await this.store.publish(`task:${rec.taskId}`, { kind: 'cancel' });
+    if (rec.status === 'working' || rec.status === 'input_required') await this.send(rec.taskId, { kind: 'cancel' });
     return {};
   }
 
@@ -151,8 +174,14 @@ export class Tasks {
     return this.set(rec, { status: 'completed', result: result as Record<string, unknown>, inputRequests: undefined });
   }
 
+  private send(taskId: string, msg: Message): Promise<void> {
+    return this.store.publish(sealedKey('task', taskId), { sealed: seal('task-message', taskId, msg) });
+  }
+
   private async find(taskId: unknown, caller: string): Promise<TaskRecord> {
-    const rec = typeof taskId === 'string' ? await this.store.get<TaskRecord>(`task:${taskId}`) : undefined;
+    const got = typeof taskId === 'string' ? await getSealed(this.store, 'task', taskId, isTask) : undefined;
+    if (got?.found && got.forged) this.forged('task');
+    const rec = got?.found && !got.forged && got.value.taskId === taskId ? got.value : undefined;
     if (!rec || rec.caller !== caller)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired)', {
         taskId,
@@ -168,7 +197,7 @@ export class Tasks {
 
   private save(rec: TaskRecord): Promise<void> {
     const left = Date.parse(rec.createdAt) + rec.ttlMs - Date.now();
-    return this.store.set(`task:${rec.taskId}`, rec, Math.max(1, left));
+    return putSealed(this.store, 'task', rec.taskId, rec, Math.max(1, left));
   }
 }
 

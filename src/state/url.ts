@@ -47,6 +47,18 @@ export function redactText(text: string, secrets: (string | undefined)[] = []): 
   return out;
 }
 
+/**
+ * The warning for a state URL without a password (none in the URL, none in TOOLBOX_STATE_PASSWORD):
+ * whatever reaches that Redis reads and writes the deployment's shared state. Shows only `shown`.
+ */
+export function noPasswordWarning(url: StateUrl): { message: string; fix: string } | undefined {
+  if (url.password) return undefined;
+  return {
+    message: `state URL ${url.shown} has no password: anything that reaches that Redis can read and write the deployment's shared state (breakers, client limits, the call log, the requestState signing key; results and tasks are sealed, but can be deleted)`,
+    fix: `Set a password on the Redis (requirepass, or an ACL user) and give it in ${STATE_PASSWORD_ENV} (kept out of command lines), or in the URL as redis://:PASSWORD@host; keep the Redis reachable only by the replicas.`,
+  };
+}
+
 const NS_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Parse a state URL. Throws state_url_invalid (exit 2) for anything but redis:// or rediss://. */

@@ -208,9 +208,9 @@ function openFile(stateDir: string, file: string, flags: number): number {
 
 /**
  * A state file's bytes, or undefined when it (or a folder on the way) does not exist or cannot be
- * read. Throws `state_unsafe` for a refused entry.
+ * read, or holds more than `max` bytes. Throws `state_unsafe` for a refused entry.
  */
-export function readState(stateDir: string, rel: string): Buffer | undefined {
+export function readState(stateDir: string, rel: string, max = Infinity): Buffer | undefined {
   const file = statePath(stateDir, rel);
   if (!file) return undefined;
   let fd: number;
@@ -222,12 +222,15 @@ export function readState(stateDir: string, rel: string): Buffer | undefined {
   }
   try {
     const size = fstatSync(fd).size;
+    if (size > max) return undefined;
     let buf = Buffer.allocUnsafe(size + 1);
     let n = 0;
     for (;;) {
       const r = readSync(fd, buf, n, buf.length - n, null);
       if (r === 0) break;
       n += r;
+      // A file that grows while read is cut off past the bound, not read on.
+      if (n > max) return undefined;
       if (n === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
     }
     return buf.subarray(0, n);

@@ -395,6 +395,23 @@ export const CASES = {
       "after `toolbox lock`, a Node tool's sibling module or `package.json` (`exports`, `imports`, `type`) changes",
     outcome: 'refused',
   },
+  'store-result-host-file': {
+    item: '33.5',
+    attack:
+      "a writer to serve's Redis plants a result record whose file is a host file (`/proc/self/environ`), or a link under `.toolbox/results/`",
+    outcome: 'blocked',
+  },
+  'store-result-replaced': {
+    item: '33.5',
+    attack:
+      "a writer to serve's Redis replaces another session's result (or task) with its own text, or with a record copied from its own id",
+    outcome: 'blocked',
+  },
+  'state-no-password': {
+    item: '33.5',
+    attack: '`serve --state redis://host` without a password: anything that reaches the Redis writes the shared state',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;
