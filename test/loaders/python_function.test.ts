@@ -41,8 +41,10 @@ describe('python_function loader (one process per call)', () => {
 
   it('a missing dependency of the module names the missing package', async () => {
     const err = await rejection((await py('f', 'l_py_missing_dep')).call({}, callCtx()));
-    expect(err).toMatchObject({ name: 'ToolRunError', kind: 'failed' });
+    // issue 38: a missing dependency (exit 6) with what to declare and how to install it, no longer a bare tool failure
+    expect(err).toMatchObject({ name: 'ToolboxError', code: 'missing_dependency', exitCode: 6 });
     expect(err.message).toContain('l_surely_not_installed_pkg');
+    expect(err.hint).toContain('requires: { python: [l_surely_not_installed_pkg] }');
   });
 
   it("a missing module or function is the contract's fault (exit 3), with suggestions", async () => {

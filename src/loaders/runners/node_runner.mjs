@@ -44,7 +44,9 @@ async function loadFunction(root, modulePath, fnName) {
   try {
     mod = await import(pathToFileURL(file).href);
   } catch (e) {
-    const notFound = e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(file);
+    // The tool's own file is missing only when Node names it as the module ("Cannot find module '<file>'");
+    // "Cannot find package 'x' imported from <file>" is a dependency of a file that exists.
+    const notFound = e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(`'${file}'`);
     const kind = notFound ? 'module_not_found' : 'import_failed';
     const message = notFound
       ? `module not found: ${file}`

@@ -115,6 +115,8 @@ export function replyResult(
       details: { kind: err.kind },
     });
   }
+  const pkg = missingPackage(err, entry);
+  if (pkg) throw missingDependency(pkg, err.message, entry);
   throw new ToolRunError({
     kind: 'failed',
     message: err.message,
@@ -123,6 +125,58 @@ export function replyResult(
     tier,
     rejected: err.rejected === true,
   });
+}
+
+/**
+ * The package a failed import names, when it is a dependency and not the tool's own code: Python's
+ * "No module named 'x'" (at import or during the call) whose top-level name is not the tool's own
+ * package; Node's "Cannot find package 'x'" (a missing file of the tool is "Cannot find module").
+ */
+export function missingPackage(
+  err: { type?: string; message: string },
+  entry: ToolEntry,
+): { lang: 'python' | 'node'; name: string } | undefined {
+  const c = entry.contract;
+  if (c.loader === 'python_function') {
+    const m = /No module named '([\w.]+)'/.exec(err.message);
+    if (!m || (err.type !== undefined && err.type !== 'ModuleNotFoundError')) return undefined;
+    const top = m[1]!.split('.')[0]!;
+    const own = String((c.loader_config as { module?: unknown }).module ?? '').split('.')[0];
+    return top === own ? undefined : { lang: 'python', name: top };
+  }
+  if (c.loader === 'node_module') {
+    const m = /Cannot find package '((?:@[\w.-]+\/)?[\w.-]+)/.exec(err.message);
+    return m ? { lang: 'node', name: m[1]! } : undefined;
+  }
+  return undefined;
+}
+
+/** missing_dependency (exit 6): what to declare in `requires`, and the command that installs it. */
+function missingDependency(pkg: { lang: 'python' | 'node'; name: string }, message: string, entry: ToolEntry) {
+  const id = entry.contract.id;
+  const declared = entry.contract.requires?.[pkg.lang];
+  const list = Array.isArray(declared) ? declared : typeof declared === 'object' ? Object.keys(declared) : [];
+  const named = list.some((l) =>
+    l
+      .toLowerCase()
+      .replace(/[-_.]+/g, '_')
+      .startsWith(pkg.name.toLowerCase().replace(/[-_.]+/g, '_')),
+  );
+  const where = `${entry.file}${entry.line ? `:${entry.line}` : ''}`;
+  const hint =
+    pkg.lang === 'python'
+      ? `${named ? `requires.python in ${where} names it but it is not installed where the tool runs.` : `Declare it in ${where}: \`requires: { python: [${pkg.name}] }\` (its PyPI name, when that differs from the import name).`} Then \`toolbox deps --install ${id}\` installs it in a virtualenv for this tool (\`toolbox deps ${id}\` shows what is missing).`
+      : `${named ? `requires.node in ${where} names it, but` : `Declare it in ${where}: \`requires: { node: ["${pkg.name}"] }\`; then`} install it where the tool's module resolves packages (\`npm install ${pkg.name}\` in its folder or the project); \`toolbox deps ${id}\` checks it.`;
+  return new ToolboxError(
+    'missing_dependency',
+    `tool '${id}' imports '${pkg.name}', which is not installed where it runs (${message.split('\n')[0]!.slice(0, 200)})`,
+    {
+      exitCode: ExitCode.missingDeps,
+      location: { file: entry.file, line: entry.line },
+      hint,
+      details: { tool: id, package: pkg.name, language: pkg.lang, declared: named },
+    },
+  );
 }
 
 /** Parse the single JSON reply of a one-shot runner, or explain why there is none. */
