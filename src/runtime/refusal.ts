@@ -95,6 +95,8 @@ export function explainFailure(text: string, f: CallFacts): Explanation | undefi
       hint: `If the tool needs the network, open it in ${where}: \`sandbox: { network: true }\`.`,
     };
   }
+  const writer = mcpWriter(text, f);
+  if (confined && writer) return writer;
   if (tier !== 'none' && tier !== undefined && PROCESSES.some((r) => r.test(text)))
     return { kind: 'limit', limit: 'processes' };
   if (FILE_SIZE.test(text)) return { kind: 'limit', limit: 'file_size' };
@@ -156,4 +158,33 @@ export function explainFailure(text: string, f: CallFacts): Explanation | undefi
     };
   }
   return undefined;
+}
+
+const MCP_PATH_ERROR = new RegExp(
+  [MISSING.source, READ_ONLY.source, DENIED.source, 'Access denied', 'outside allowed director'].join('|'),
+);
+
+/**
+ * An imported tool of a stdio MCP server that says it writes (`annotations.readOnlyHint: false`,
+ * e.g. server-filesystem's create_directory): the sandbox shows its server every host path
+ * read-only, so a write fails whatever the server makes of it (EROFS, ENOENT from a mkdir in a
+ * read-only bind, its own "Access denied … outside allowed directories"). Say so, rather than
+ * "failed: ENOENT", and name what can work.
+ */
+function mcpWriter(text: string, f: CallFacts): Explanation | undefined {
+  const c = f.contract;
+  const cfg = c.loader_config as { command?: unknown } | undefined;
+  if (c.loader !== 'mcp' || typeof cfg?.command !== 'string' || c.annotations?.readOnlyHint !== false) return undefined;
+  if (!MCP_PATH_ERROR.test(text)) return undefined;
+  const line =
+    text
+      .split('\n')
+      .find((l) => MCP_PATH_ERROR.test(l))
+      ?.trim() ?? '';
+  return {
+    kind: 'refusal',
+    code: 'read_only_path',
+    message: `the sandbox refused: MCP tool '${c.id}' writes files (annotations.readOnlyHint: false in ${f.file}), but the sandbox shows its server every host path read-only, so this call cannot work there (${short(line)})`,
+    hint: 'A stdio MCP server in the sandbox can write only its own scratch folder, removed when it stops. To let a server write your files, run it yourself outside toolbox and import it by URL (`toolbox import mcp --url …`), or use a tool that returns the content for the caller to save.',
+  };
 }

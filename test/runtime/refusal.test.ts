@@ -78,6 +78,26 @@ describe('explainFailure', () => {
     expect(read!.kind === 'refusal' && read!.hint).toContain('`sandbox: { paths: [data/a.csv] }`');
   });
 
+  it('an MCP tool that writes, of a stdio server: the sandbox shows every host path read-only (issue 38)', () => {
+    const mcp = (readOnlyHint: boolean, cfg: object = { command: 'srv', tool: 'create_directory' }) =>
+      ({
+        id: 'fs_mk',
+        loader: 'mcp',
+        loader_config: cfg,
+        annotations: { readOnlyHint },
+        sandbox: {},
+      }) as unknown as ToolContract;
+    const text = "ENOENT: no such file or directory, mkdir '/home/u/proj/my_tools/new'"; // inside a shown folder
+    const e = explainFailure(text, facts({ contract: mcp(false) }));
+    expect(e).toMatchObject({ kind: 'refusal', code: 'read_only_path' });
+    expect(e!.kind === 'refusal' && e!.message).toMatch(/MCP tool 'fs_mk' writes files/);
+    const outside = 'Access denied - path outside allowed directories: /srv/x not in /home/u/proj/data';
+    expect(kind(outside, { contract: mcp(false) })).toBe('read_only_path');
+    expect(kind(text, { contract: mcp(true) })).toBeUndefined(); // a reader's missing file is just missing
+    expect(kind(text, { contract: mcp(false), tier: 'none' })).toBeUndefined(); // not confined there
+    expect(kind(text, { contract: mcp(false, { url: 'http://127.0.0.1:1/mcp', tool: 'x' }) })).toBeUndefined(); // not in our sandbox
+  });
+
   it('a path the tool can see is just missing, not hidden', () => {
     for (const p of ['/home/u/proj/my_tools/x.json', '/usr/share/zoneinfo/Nowhere', '/tmp/toolbox-run-abc/x'])
       expect(kind(`FileNotFoundError: [Errno 2] No such file or directory: '${p}'`)).toBeUndefined();
