@@ -84,7 +84,7 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     // An error when the variable is set where validate runs (run refuses the tool), else a warning.
     severity: 'error',
     description:
-      'A tool with the network open asks for a credential (`AWS_*`, `*_TOKEN`, `*_SECRET*`, `*_KEY`, `*PASSWORD*`, `DATABASE_URL`, …) in `sandbox.env` or `requires.env` that you have not granted it.',
+      'A tool asks for a credential (`AWS_*`, `TOOLBOX_*`, `*_TOKEN`, `*_SECRET*`, `*_KEY`, `*_PAT`, `*_SK`, `*PASSWORD*`, `DATABASE_URL`, a URL with a password, …) in `sandbox.env` or `requires.env` that you have not granted it, network open or not: its result leaves anyway.',
     docs: 'Grant it per project and tool in your own ~/.config/toolbox/grants.yaml (`env: [NAME]`), only if you trust the tool with it.',
   },
   {

@@ -326,6 +326,12 @@ export const CASES = {
       'a tool with the network open names `GITHUB_TOKEN` or `AWS_SECRET_ACCESS_KEY` in `sandbox.env` / `requires.env`',
     outcome: 'refused',
   },
+  'env-credential-closed-network': {
+    item: '33.4',
+    attack:
+      'a tool with the network closed names `GITHUB_TOKEN` or `TOOLBOX_STATE_URL` in `sandbox.env` and returns it reversed and spaced out',
+    outcome: 'refused',
+  },
   'state-project-redis': {
     item: '25.1',
     attack:
