@@ -211,7 +211,10 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
       '--drain <duration>',
       'with --http: on SIGTERM, let calls in flight finish for up to this long (default 30s)',
     )
-    .option('--client-rate <rate>', 'with --http: requests per client, e.g. 600/min (across replicas with --state)')
+    .option(
+      '--client-rate <rate>',
+      'with --http: requests per client host and token, e.g. 600/min (across replicas with --state)',
+    )
     .option('--global-rate <rate>', 'with --http: requests in total, e.g. 6000/min (across replicas with --state)')
     .option('--global-in-flight <n>', 'with --http: requests in flight in total (across replicas with --state)')
     .option('--trust-proxy', "with --http: a client's address is the last X-Forwarded-For entry (behind a balancer)")

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { script, type SharedState } from '../state/shared.js';
+import type { Who } from './admission.js';
 
 /** A rate: `count` requests per `periodMs`, with a burst of `count`. */
 export interface Rate {
@@ -17,6 +18,10 @@ export interface Rate {
 export interface ClientLimitSettings {
   /** Messages in flight per client, across the deployment. */
   perClient: number;
+  /** Messages in flight per principal (all the clients of one token and peer), across the deployment. */
+  perPrincipal?: number;
+  /** How long a request refused for slots in flight waits and tries again before it is refused (0: not). */
+  queueMs?: number;
   /** Messages in flight in total, across the deployment (undefined: no such limit). */
   global?: number;
   clientRate?: Rate;
@@ -54,22 +59,28 @@ export interface LimitRefusal {
   status: 429;
   message: string;
   retryAfterS: number;
+  /** Refused for slots in flight (worth waiting for), not for a rate. */
+  inFlight?: boolean;
 }
 
 const NOW = `local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 /**
- * KEYS: client slots, global slots, client rate, global rate. ARGV: count, lease ms, per-client max,
- * global max (0: none), client interval ms, client burst ms (0: no rate), global interval, global
- * burst, member prefix. Returns {0} taken, {1, n} client full, {2, n} global full, {3, ms} client too
- * fast, {4, ms} deployment too fast.
+ * KEYS: client slots, global slots, principal rate, global rate, principal slots. ARGV: count, lease
+ * ms, per-client max, global max (0: none), principal interval ms, principal burst ms (0: no rate),
+ * global interval, global burst, member prefix, per-principal max. Returns {0} taken, {1, n} client
+ * full, {2, n} global full, {3, ms} principal too fast, {4, ms} deployment too fast, {5, n} principal
+ * full.
  */
 const ADMIT = script(`${NOW}
 local count, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
-local cmax, gmax = tonumber(ARGV[3]), tonumber(ARGV[4])
+local cmax, gmax, pmax = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[10])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local c = redis.call('ZCARD', KEYS[1])
 if c + count > cmax then return {1, c} end
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+local p = redis.call('ZCARD', KEYS[5])
+if p + count > pmax then return {5, p} end
 if gmax > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
   local g = redis.call('ZCARD', KEYS[2])
@@ -90,9 +101,11 @@ if cnew then redis.call('SET', KEYS[3], cnew, 'PX', math.ceil(cnew - now) + 1000
 if gnew then redis.call('SET', KEYS[4], gnew, 'PX', math.ceil(gnew - now) + 1000) end
 for i = 1, count do
   redis.call('ZADD', KEYS[1], now + lease, ARGV[9] .. i)
+  redis.call('ZADD', KEYS[5], now + lease, ARGV[9] .. i)
   if gmax > 0 then redis.call('ZADD', KEYS[2], now + lease, ARGV[9] .. i) end
 end
 redis.call('PEXPIRE', KEYS[1], lease * 2)
+redis.call('PEXPIRE', KEYS[5], lease * 2)
 if gmax > 0 then redis.call('PEXPIRE', KEYS[2], lease * 2) end
 return {0}`);
 
@@ -107,7 +120,12 @@ interface Held {
   members: string[];
 }
 
-const refusal = (message: string, retryAfterS = 1): LimitRefusal => ({ status: 429, message, retryAfterS });
+const refusal = (message: string, retryAfterS = 1, inFlight = false): LimitRefusal => ({
+  status: 429,
+  message,
+  retryAfterS,
+  ...(inFlight ? { inFlight } : {}),
+});
 
 /** GCRA in this process: the same rule as the script's, for a replica without a reachable store. */
 class LocalRate {
@@ -148,18 +166,29 @@ export class ClientLimits {
   }
 
   /**
-   * Take `count` message slots for `client` (and count them against the rates). Returns the release
-   * function, or why the request is refused.
+   * Take `count` message slots for `who` (and count them against its principal's rate and the
+   * deployment's). A request refused only for slots in flight (not for its rate) tries again for up to
+   * `queueMs` while `signal` holds. Returns the release function, or why the request is refused.
    */
-  async take(client: string, count: number): Promise<(() => void) | LimitRefusal> {
+  async take(who: Who, count: number, signal?: AbortSignal): Promise<(() => void) | LimitRefusal> {
+    const until = Date.now() + (this.settings.queueMs ?? 0);
+    for (let pause = 20; ; pause = Math.min(250, pause * 2)) {
+      const r = await this.takeOnce(who, count);
+      if (typeof r === 'function' || !r.inFlight || signal?.aborted || Date.now() + pause > until) return r;
+      await new Promise((res) => setTimeout(res, pause));
+    }
+  }
+
+  private async takeOnce(who: Who, count: number): Promise<(() => void) | LimitRefusal> {
     const s = this.settings;
     if (this.shared?.usable) {
       const prefix = `${randomBytes(6).toString('base64url')}:`;
       const keys = [
-        this.shared.key('limit', 'slots', client),
+        this.shared.key('limit', 'slots', who.client),
         this.shared.key('limit', 'slots'),
-        this.shared.key('limit', 'rate', client),
+        this.shared.key('limit', 'rate', who.principal),
         this.shared.key('limit', 'rate'),
+        this.shared.key('limit', 'pslots', who.principal),
       ];
       const rate = (r?: Rate) => (r ? [r.periodMs / r.count, r.periodMs] : [0, 0]);
       const r = await this.shared.attempt(
@@ -172,15 +201,17 @@ export class ClientLimits {
             ...rate(s.clientRate),
             ...rate(s.globalRate),
             prefix,
+            s.perPrincipal ?? s.perClient * 8,
           ]) as Promise<number[]>,
       );
       if (r) {
         const [code, n] = r.map(Number) as [number, number];
         if (code !== 0) return this.refuse(code, n ?? 0, count);
         const members = Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`);
+        const slotKeys = [keys[0]!, keys[4]!, ...(s.global ? [keys[1]!] : [])];
         const held: Held = {
-          keys: [...members.map(() => keys[0]!), ...(s.global ? members.map(() => keys[1]!) : [])],
-          members: [...members, ...(s.global ? members : [])],
+          keys: slotKeys.flatMap((k) => members.map(() => k)),
+          members: slotKeys.flatMap(() => members),
         };
         this.held.add(held);
         let done = false;
@@ -190,14 +221,13 @@ export class ClientLimits {
           this.held.delete(held);
           void this.shared!.attempt((c) => {
             const p = c.pipeline();
-            p.zrem(keys[0]!, ...members);
-            if (s.global) p.zrem(keys[1]!, ...members);
+            for (const k of slotKeys) p.zrem(k, ...members);
             return p.exec();
           });
         };
       }
     }
-    return this.takeLocal(client, count);
+    return this.takeLocal(who.principal, count);
   }
 
   /** Without the store: the rates and the global in-flight limit of this replica alone. */
@@ -223,9 +253,17 @@ export class ClientLimits {
       case 1:
         return refusal(
           `Too many requests in flight from this client (${n} + ${count}, at most ${s.perClient} at once)`,
+          1,
+          true,
+        );
+      case 5:
+        return refusal(
+          `Too many requests in flight from this client's host and token (${n} + ${count}, at most ${s.perPrincipal ?? s.perClient * 8} at once)`,
+          1,
+          true,
         );
       case 2:
-        return refusal(`Too many requests in flight on this server (at most ${s.global} at once)`);
+        return refusal(`Too many requests in flight on this server (at most ${s.global} at once)`, 1, true);
       case 3:
         return refusal(
           `Too many requests from this client (at most ${s.clientRate!.count} per ${s.clientRate!.periodMs / 1000} s)`,

@@ -36,6 +36,8 @@ export interface ServeOptions {
   sessionIdleMs?: number;
   /** HTTP: sessions alive at once (default 100); a new one evicts the least recently active one no longer live. */
   maxSessions?: number;
+  /** HTTP: sessions one client (its token, peer and clientInfo) may hold at once (default 16). */
+  maxSessionsPerClient?: number;
   /** HTTP: a session active this recently (or with a request or stream open) is live: never evicted (default 5 min). */
   sessionLiveMs?: number;
   verbose?: boolean;
@@ -70,6 +72,7 @@ const REGISTRY_TTL_MS = 1000;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 100;
 export const DEFAULT_SESSION_LIVE_MS = 5 * 60_000;
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 16;
 
 /**
  * What every MCP connection of one `toolbox serve` process shares: one Runtime (the same pipeline

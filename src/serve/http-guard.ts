@@ -4,6 +4,7 @@
 // or abusive client then holds a socket, not a session slot.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { DEFAULT_ADMISSION } from './admission.js';
 
 /** Limits of the HTTP transport (defaults in DEFAULT_HTTP_LIMITS). */
 export interface HttpLimits {
@@ -18,13 +19,25 @@ export interface HttpLimits {
    * in flight: each message of a batch counts.
    */
   maxPerClient: number;
+  /** Messages in flight per principal: one token from one peer, every client it speaks for together. */
+  maxPerPrincipal: number;
+  /** Messages in flight on this replica. */
+  maxInFlight: number;
+  /** How long a request over a bound waits in line before it is refused (429, Retry-After). */
+  queueMs: number;
+  /** Requests waiting in line on this replica. */
+  maxQueued: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
   bodyTimeoutMs: 10_000,
   maxBodyBytes: 4 * 1024 * 1024,
-  maxPerClient: 32,
+  maxPerClient: DEFAULT_ADMISSION.perClient,
+  maxPerPrincipal: DEFAULT_ADMISSION.perPrincipal,
+  maxInFlight: DEFAULT_ADMISSION.global,
+  queueMs: DEFAULT_ADMISSION.queueMs,
+  maxQueued: DEFAULT_ADMISSION.maxQueued,
 };
 
 /** A refusal: HTTP status, JSON-RPC error message, extra headers. */
@@ -34,6 +47,8 @@ export interface Refusal {
   headers?: Record<string, string>;
   /** Close the connection once the refusal is sent (the body was not read to its end). */
   drop?: boolean;
+  /** The JSON-RPC error code (default -32000). */
+  code?: number;
 }
 
 const LOOPBACK_NAME = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/;
@@ -110,7 +125,7 @@ export function readJsonBody(req: IncomingMessage, limits: HttpLimits): Promise<
       try {
         finish({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
       } catch {
-        finish({ status: 400, message: 'Parse error: the body is not JSON' });
+        finish({ status: 400, code: -32700, message: 'Parse error: the body is not JSON' });
       }
     });
   });
@@ -139,4 +154,14 @@ export class PerClient {
 /** How many JSON-RPC messages a POST body carries (a batch is an array of them). */
 export function messageCount(body: unknown): number {
   return Array.isArray(body) ? Math.max(1, body.length) : 1;
+}
+
+/** The ids of the JSON-RPC requests in a body (one message or a batch). */
+export function requestIds(body: unknown): (string | number)[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((m) => {
+    const msg = m as { id?: unknown; method?: unknown } | undefined;
+    return typeof msg?.method === 'string' && (typeof msg.id === 'string' || typeof msg.id === 'number')
+      ? [msg.id]
+      : [];
+  });
 }

@@ -11,6 +11,8 @@ import { DRAIN_MS, LegacySessions, type SessionCloseReason } from './sessions.js
 import { sendWebResponse, toWebRequest } from './web.js';
 import { answerHealth, RETRY_AFTER_S } from './health.js';
 import { ClientLimits, type ClientLimitSettings } from './client-limits.js';
+import { Admission } from './admission.js';
+import { peerOf, whoSends } from './identity.js';
 import { AuthGate, peerCheckWorks, type HttpAuth } from './auth.js';
 import {
   checkHost,
@@ -19,6 +21,7 @@ import {
   messageCount,
   PerClient,
   readJsonBody,
+  requestIds,
   type HttpLimits,
   type Refusal,
 } from './http-guard.js';
@@ -97,10 +100,14 @@ function answersCall(body: unknown): boolean {
   });
 }
 
-const requestId = (body: unknown): string | number | null => {
-  const id = (body as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-};
+const requestId = (body: unknown): string | number | null => requestIds(body)[0] ?? null;
+
+/** A limit's refusal as the HTTP answer: 429 with its Retry-After. */
+const limited = (r: { status: number; message: string; retryAfterS: number }): Refusal => ({
+  status: r.status,
+  message: r.message,
+  headers: { 'retry-after': String(r.retryAfterS) },
+});
 
 /** For a 2026-07-28 tools/call: why its Mcp-Param-* headers disagree with its arguments (param-headers.ts). */
 function paramHeaders(core: ServeCore, req: IncomingMessage, body: unknown): string | undefined {
@@ -152,10 +159,23 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     );
   const gate = new AuthGate(auth === 'none' ? {} : { ...auth });
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
-  const perClient = new PerClient(limits.maxPerClient);
-  const refuse = (res: ServerResponse, r: Refusal) => {
+  const bodies = new PerClient(limits.maxPerClient);
+  const admission = new Admission({
+    perClient: limits.maxPerClient,
+    perPrincipal: limits.maxPerPrincipal,
+    global: limits.maxInFlight,
+    queueMs: limits.queueMs,
+    maxQueued: limits.maxQueued,
+  });
+  /** A refusal answered to every request of the body (its ids), with Retry-After on 429 and 503. */
+  const refuse = (res: ServerResponse, r: Refusal, body?: unknown, code = r.code ?? -32000) => {
     if (r.drop) res.once('finish', () => res.req.socket.destroy());
-    jsonRpcError(res, r.status, r.message, -32000, { ...r.headers, ...(r.drop ? { connection: 'close' } : {}) });
+    const headers: Record<string, string> = { ...r.headers, ...(r.drop ? { connection: 'close' } : {}) };
+    if ((r.status === 429 || r.status === 503) && !headers['retry-after']) headers['retry-after'] = '1';
+    const ids = requestIds(body);
+    const error = (id: string | number | null) => ({ jsonrpc: '2.0', error: { code, message: r.message }, id });
+    const payload = Array.isArray(body) && ids.length ? ids.map(error) : error(ids[0] ?? null);
+    res.writeHead(r.status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
   };
   const sessions = new LegacySessions(core, opts.onSessionClosed);
   let inFlight = 0;
@@ -166,7 +186,10 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
   let posts = 0;
   const fresh = new Set<Socket>();
   // Deployment-wide limits: asked only when there is something to enforce beyond this replica's own.
-  const clientLimits = new ClientLimits({ perClient: limits.maxPerClient, ...opts.clients }, core.shared);
+  const clientLimits = new ClientLimits(
+    { perClient: limits.maxPerClient, perPrincipal: limits.maxPerPrincipal, queueMs: limits.queueMs, ...opts.clients },
+    core.shared,
+  );
   const deploymentLimits = Boolean(
     core.shared || opts.clients?.global || opts.clients?.clientRate || opts.clients?.globalRate,
   );
@@ -197,58 +220,41 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       (loopback ? checkHost(req, hosts) : undefined) ??
       checkOrigin(req, loopback ? hosts : [...hosts, req.headers.host ?? '']);
     if (denied) return refuse(res, denied);
-    // In flight per client: per session once it has one, else per remote address (not on loopback,
-    // where every local client shares one address and the body time limit bounds the cost).
-    const sid0 = req.headers['mcp-session-id'];
-    const addr = req.socket.remoteAddress ?? '?';
-    const key = typeof sid0 === 'string' ? `s:${sid0}` : isLoopbackHost(addr) ? undefined : `a:${addr}`;
-    const release = key === undefined ? () => undefined : perClient.take(key);
-    if (!release) return refuse(res, { status: 429, message: 'Too many requests in flight from this client' });
-    res.once('close', release);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== '/mcp') return jsonRpcError(res, 404, 'Not found: the MCP endpoint is /mcp');
-    // A POST body is read whole (size and time capped) before it may touch a session.
+    // A POST body is read whole (size and time capped) before the request counts as anyone's: slow
+    // bodies hold only sockets (from another machine, at most maxPerClient of them per address).
     let parsed: unknown;
     if (req.method === 'POST') {
-      const b = await readJsonBody(req, limits);
+      const peer = peerOf(req, Boolean(opts.trustProxy));
+      const reading = peer === 'local' ? () => undefined : bodies.take(peer);
+      if (!reading) return refuse(res, { status: 429, message: 'Too many requests being sent from this address' });
+      const b = await readJsonBody(req, limits).finally(reading);
       if (!('body' in b)) return refuse(res, b);
       parsed = b.body;
-      // Every message of a batch counts against the client's limit, not the one HTTP request. A
-      // local client without a session (a 2026-07-28 request, an initialize) counts once its body
-      // is in, so slow bodies hold only sockets: all of them are one client, 'local'.
-      const count = messageCount(parsed) - (key === undefined ? 0 : 1);
-      if (count > 0) {
-        const more = perClient.take(key ?? 'local', count);
-        if (!more)
-          return refuse(res, {
-            status: 429,
-            message: `Too many requests in flight from this client (${count + (key === undefined ? 0 : 1)} more messages, at most ${limits.maxPerClient} at once)`,
-          });
-        res.once('close', more);
-      }
     }
+    // In flight: per client (a session, or a stateless client), per principal, per replica, with a
+    // short wait in line before a refusal; each message of a batch counts.
+    const who = whoSends(req, parsed, Boolean(opts.trustProxy));
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const admitted = await admission.take(who, messageCount(parsed), gone.signal);
+    if (typeof admitted !== 'function') return refuse(res, limited(admitted), parsed);
+    res.once('close', admitted);
     // Draining: nothing new starts here (a notification, a DELETE still reach their session).
     if (draining && (answersCall(parsed) || req.method === 'GET'))
-      return jsonRpcError(
+      return refuse(
         res,
-        503,
-        'This server is shutting down: send the request again (another replica will answer)',
-        -32000,
-        { 'retry-after': String(RETRY_AFTER_S) },
-        requestId(parsed),
+        {
+          status: 503,
+          message: 'This server is shutting down: send the request again (another replica will answer)',
+          headers: { 'retry-after': String(RETRY_AFTER_S) },
+        },
+        parsed,
       );
     if (deploymentLimits && req.method === 'POST' && answersCall(parsed)) {
-      const who = clientAddress(req, Boolean(opts.trustProxy));
-      const taken = await clientLimits.take(who, messageCount(parsed));
-      if (typeof taken !== 'function')
-        return jsonRpcError(
-          res,
-          taken.status,
-          taken.message,
-          -32000,
-          { 'retry-after': String(taken.retryAfterS) },
-          requestId(parsed),
-        );
+      const taken = await clientLimits.take(who, messageCount(parsed), gone.signal);
+      if (typeof taken !== 'function') return refuse(res, limited(taken), parsed);
       res.once('close', taken);
     }
     // Requests being answered (not GET streams, not subscriptions/listen): stopping waits for them.
@@ -261,11 +267,11 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       const mismatch = paramHeaders(core, req, parsed);
       if (mismatch) return jsonRpcError(res, 400, `Header mismatch: ${mismatch}`, -32020, {}, requestId(parsed));
       // The client's key travels as the request's authentication info: the call queue's fair share.
-      const authInfo = { token: '', clientId: key ?? 'local', scopes: [] };
+      const authInfo = { token: '', clientId: who.client, scopes: [] };
       return sendWebResponse(res, await modern.fetch(request, { parsedBody: parsed, authInfo }));
     }
-    const refused = await sessions.handle(req, res, request, parsed);
-    if (refused) jsonRpcError(res, refused.status, refused.message, refused.code, refused.headers);
+    const refused = await sessions.handle(req, res, request, parsed, who);
+    if (refused) refuse(res, refused, parsed);
   };
   const http = createServer(
     {
@@ -356,14 +362,6 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     if (opts.drainSignal?.aborted) void drain();
     else opts.drainSignal?.addEventListener('abort', () => void drain(), { once: true });
   });
-}
-
-/** Who a request comes from, for deployment-wide limits: the balancer's X-Forwarded-For when trusted, else the peer. */
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const fwd = req.headers['x-forwarded-for'];
-  if (trustProxy && typeof fwd === 'string' && fwd.trim()) return `a:${fwd.split(',').pop()!.trim()}`;
-  const addr = req.socket.remoteAddress ?? '?';
-  return isLoopbackHost(addr) ? 'local' : `a:${addr}`;
 }
 
 function allowedHosts(host: string, port: number): string[] {

@@ -3,10 +3,18 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, DEFAULT_SESSION_LIVE_MS, type ServeCore } from './core.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CLIENT,
+  DEFAULT_SESSION_IDLE_MS,
+  DEFAULT_SESSION_LIVE_MS,
+  type ServeCore,
+} from './core.js';
+import type { Who } from './admission.js';
 import { createMcpServer } from './server.js';
 import { LegacySession } from './session.js';
 import { sendWebResponse } from './web.js';
+import { requestIds } from './http-guard.js';
 
 /** Why a session ended: the client closed it (DELETE), idle expiry, evicted for a new one, or the server stopped. */
 export type SessionCloseReason = 'closed' | 'expired' | 'evicted' | 'shutdown';
@@ -22,6 +30,10 @@ interface Live {
   busy: number;
   /** Open GET notification streams (they keep a session from eviction, not from expiry). */
   streams: number;
+  /** The client whose session it is (admission.ts's client key of its initialize). */
+  owner: string;
+  /** It opened a notification stream: once none is open any more, its client went away. */
+  hadStream: boolean;
   closing?: SessionCloseReason;
 }
 
@@ -50,6 +62,7 @@ export class LegacySessions {
   private readonly idleMs: number;
   private readonly max: number;
   private readonly liveMs: number;
+  private readonly perClient: number;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -59,6 +72,7 @@ export class LegacySessions {
     this.idleMs = core.opts.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.max = core.opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.liveMs = core.opts.sessionLiveMs ?? DEFAULT_SESSION_LIVE_MS;
+    this.perClient = core.opts.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
     this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(60_000, Math.floor(this.idleMs / 4))));
     this.sweeper.unref();
   }
@@ -81,6 +95,7 @@ export class LegacySessions {
     res: ServerResponse,
     request: Request,
     parsed: unknown,
+    who: Who,
   ): Promise<SessionRefusal | undefined> {
     const sid = req.headers['mcp-session-id'];
     const known = typeof sid === 'string' ? this.live.get(sid) : undefined;
@@ -104,17 +119,21 @@ export class LegacySessions {
         message: 'Session not found (unknown, closed or expired): initialize a new session',
       };
     if (req.method !== 'POST') return { status: 400, code: -32000, message: 'No session: send initialize first' };
-    if (!this.makeRoom())
+    const full = this.makeRoom(who.client);
+    if (full)
       return {
         status: 503,
         code: -32000,
-        message: `Too many sessions: all ${this.max} sessions are in use; retry later`,
+        message:
+          full === 'client'
+            ? `Too many sessions from this client: its ${this.perClient} sessions are all in use; close one (DELETE) or retry later`
+            : `Too many sessions: all ${this.max} sessions are in use; retry later`,
         headers: { 'retry-after': '5' },
       };
-    return this.open(res, request, parsed);
+    return this.open(res, request, parsed, who.client);
   }
 
-  private async open(res: ServerResponse, request: Request, parsed: unknown): Promise<undefined> {
+  private async open(res: ServerResponse, request: Request, parsed: unknown, owner: string): Promise<undefined> {
     // The session id is the client's key to the session; the runtime name (pins, history file) is another.
     const name = randomUUID();
     const state = new LegacySession(name, `mcp-${randomUUID()}`, this.core.store, this.idleMs);
@@ -123,7 +142,17 @@ export class LegacySessions {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => name,
       onsessioninitialized: (id) => {
-        session = { id, transport, server, state, lastActive: Date.now(), busy: 1, streams: 0 };
+        session = {
+          id,
+          transport,
+          server,
+          state,
+          lastActive: Date.now(),
+          busy: 1,
+          streams: 0,
+          owner,
+          hadStream: false,
+        };
         res.once('close', () => {
           session!.busy--;
           session!.lastActive = Date.now();
@@ -185,32 +214,41 @@ export class LegacySessions {
   }
 
   /**
-   * Room for one more session: if full, evict the least recently active session that is no longer
-   * live (no request in flight, no open stream, quiet for `sessionLiveMs`). A newcomer never
-   * evicts a live session: it gets 503 instead.
+   * Room for one more session of `owner`, or which cap is full. A client at its own cap gives up its
+   * least recently active session that has nothing in flight and no stream open. Past the overall
+   * cap, sessions whose client went away (its stream closed, nothing in flight) go first, then the
+   * least recently active one no longer live (nothing in flight, no stream, quiet for
+   * `sessionLiveMs`). A newcomer never evicts another client's live session: it gets 503 instead.
    */
-  private makeRoom(): boolean {
+  private makeRoom(owner: string): 'client' | 'server' | undefined {
     this.sweep();
-    if (this.live.size + this.pending < this.max) return true;
-    let oldest: Live | undefined;
+    const idle = (s: Live) => s.busy === 0 && s.streams === 0;
+    const oldest = (ok: (s: Live) => boolean) => {
+      let found: Live | undefined;
+      for (const s of this.live.values()) if (ok(s) && (!found || s.lastActive < found.lastActive)) found = s;
+      return found;
+    };
+    const own = [...this.live.values()].filter((s) => s.owner === owner);
+    if (own.length >= this.perClient) {
+      const mine = oldest((s) => s.owner === owner && idle(s));
+      if (!mine) return 'client';
+      this.close(mine, 'evicted');
+    }
+    if (this.live.size + this.pending < this.max) return undefined;
     const quietSince = Date.now() - this.liveMs;
-    for (const s of this.live.values())
-      if (
-        s.busy === 0 &&
-        s.streams === 0 &&
-        s.lastActive <= quietSince &&
-        (!oldest || s.lastActive < oldest.lastActive)
-      )
-        oldest = s;
-    if (!oldest) return false;
-    this.close(oldest, 'evicted');
-    return this.live.size + this.pending < this.max;
+    const victim = oldest((s) => idle(s) && s.hadStream) ?? oldest((s) => idle(s) && s.lastActive <= quietSince);
+    if (!victim) return 'server';
+    this.close(victim, 'evicted');
+    return this.live.size + this.pending < this.max ? undefined : 'server';
   }
 
   private track(s: Live, req: IncomingMessage, res: ServerResponse): void {
     s.lastActive = Date.now();
     if (req.method === 'GET') {
+      // A client whose stream closed (it exited, or closed its transport without DELETE) went away:
+      // its session is reclaimed first when a new client needs the room.
       s.streams++;
+      s.hadStream = true;
       res.once('close', () => s.streams--);
       return;
     }
@@ -220,16 +258,6 @@ export class LegacySessions {
       s.lastActive = Date.now();
     });
   }
-}
-
-/** The ids of the JSON-RPC requests in a POST body (one message or a batch). */
-function requestIds(body: unknown): (string | number)[] {
-  return (Array.isArray(body) ? body : [body]).flatMap((m) => {
-    const msg = m as { id?: unknown; method?: unknown } | undefined;
-    return typeof msg?.method === 'string' && (typeof msg.id === 'string' || typeof msg.id === 'number')
-      ? [msg.id]
-      : [];
-  });
 }
 
 /**

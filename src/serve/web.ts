@@ -28,6 +28,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     headers[k] = k === 'set-cookie' ? response.headers.getSetCookie() : v;
   });
   res.writeHead(response.status, headers);
+  // An event stream's headers go out now: the client learns the stream is open before any event.
+  if (response.body && response.headers.get('content-type')?.includes('text/event-stream')) res.flushHeaders();
   if (!response.body) {
     res.end();
     return;

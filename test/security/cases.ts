@@ -146,6 +146,16 @@ export const CASES = {
     attack: '20 stateless (2026-07-28) calls at once from this machine, where no session limits them',
     outcome: 'blocked',
   },
+  'serve-pose-as-many': {
+    item: '36.1',
+    attack: 'one stateless client sends each request under a new clientInfo to get more than its share',
+    outcome: 'blocked',
+  },
+  'serve-session-hog': {
+    item: '36.1',
+    attack: 'one client opens every 2025 session and keeps them live, locking out the others',
+    outcome: 'blocked',
+  },
   'serve-evict-live-session': {
     item: '23.10',
     attack: 'new sessions past the cap evict a live client that is idle between calls',

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { resolveProject } from '../../src/config.js';
 import { ServeCore, type ServeOptions } from '../../src/serve/core.js';
 import { serveHttp } from '../../src/serve/http.js';
+import type { HttpLimits } from '../../src/serve/http-guard.js';
 import { errCode, modernPost } from '../serve/fixtures.js';
 import { expected } from './cases.js';
 import { contract, project } from './helpers.js';
@@ -23,7 +24,7 @@ afterEach(async () => {
   stop = undefined;
 });
 
-async function start(opts: Partial<ServeOptions>, maxPerClient = 12): Promise<string> {
+async function start(opts: Partial<ServeOptions>, maxPerClient = 12, more: Partial<HttpLimits> = {}): Promise<string> {
   const core = new ServeCore(resolveProject({ cwd: p.dir }), { expose: 'all', caller: {}, ...opts });
   const ac = new AbortController();
   let done!: Promise<void>;
@@ -33,7 +34,7 @@ async function start(opts: Partial<ServeOptions>, maxPerClient = 12): Promise<st
       host: '127.0.0.1',
       token: TOKEN,
       signal: ac.signal,
-      limits: { maxPerClient },
+      limits: { maxPerClient, ...more },
       onListening: res,
     });
     done.catch(rej);
@@ -165,20 +166,119 @@ describe('item 23.10: one client cannot fill the queue or push others out', () =
     await victim.client.close();
   }, 30_000);
 
-  it('stateless (2026-07-28) requests from this machine count against one client limit too', async () => {
+  it('a stateless client past its limit waits briefly, then gets 429 with Retry-After and its id; others are served', async () => {
     expect(expected('serve-stateless-flood', 'bwrap')).toBe('blocked');
-    const url = await start({ maxConcurrent: 2, maxQueued: 100 });
+    const url = await start({ maxConcurrent: 4, maxQueued: 100 }, 12, { queueMs: 300 });
     const legacy = await session(url);
-    const flood = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        modernPost(url, 'tools/call', { name: 'nap', arguments: { x: '1' } }, { headers: AUTH, id: i + 1 }),
+    // 20 calls at once from one client (one clientInfo): 12 in flight, 8 wait in line; the naps take
+    // 20 s, so the waiting ones are refused when their short wait ends.
+    const ac = new AbortController();
+    const refused: (Awaited<ReturnType<typeof modernPost>> & { i: number })[] = [];
+    const flood = Array.from({ length: 20 }, (_, i) =>
+      modernPost(
+        url,
+        'tools/call',
+        { name: 'nap', arguments: { x: '20' } },
+        { headers: AUTH, id: i + 1, signal: ac.signal },
+      ).then(
+        (r) => void refused.push({ ...r, i }),
+        () => undefined,
       ),
     );
-    const statuses = flood.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 429)).toHaveLength(8);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(12);
-    // The session is another client: its call still gets a place.
-    expect((await legacy.client.callTool({ name: 'echo', arguments: { x: 'mine' } })).isError).toBeFalsy();
+    await expect.poll(() => refused.length, { timeout: 20_000 }).toBe(8);
+    ac.abort();
+    await Promise.all(flood);
+    for (const r of refused) {
+      expect(r.status).toBe(429);
+      expect(r.final?.id).toBe(r.i + 1);
+    }
     await legacy.client.close();
   }, 60_000);
+
+  it('while one client is over its limit, another stateless client and a session are served', async () => {
+    expect(expected('serve-stateless-flood', 'bwrap')).toBe('blocked');
+    const url = await start({ maxConcurrent: 4, maxQueued: 100 }, 4, { queueMs: 300 });
+    const legacy = await session(url);
+    const flood = Array.from({ length: 10 }, (_, i) =>
+      modernPost(url, 'tools/call', { name: 'nap', arguments: { x: '6' } }, { headers: AUTH, id: i + 1 }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const other = await modernPost(
+      url,
+      'tools/call',
+      { name: 'echo', arguments: { x: 'mine' } },
+      { headers: AUTH, id: 99, meta: { 'io.modelcontextprotocol/clientInfo': { name: 'another', version: '1' } } },
+    );
+    expect(other.status).toBe(200);
+    expect(other.final?.result?.isError).toBeFalsy();
+    expect((await legacy.client.callTool({ name: 'echo', arguments: { x: 'mine' } })).isError).toBeFalsy();
+    const statuses = (await Promise.all(flood)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+    await legacy.client.close();
+  }, 60_000);
+
+  it('a client posing as many (a new clientInfo per request) gets no more than its host and token may have', async () => {
+    expect(expected('serve-pose-as-many', 'bwrap')).toBe('blocked');
+    const url = await start({ maxConcurrent: 1, maxQueued: 100 }, 12, { maxPerPrincipal: 16, queueMs: 300 });
+    // One call runs (20 s), the others admitted wait for it: no slot frees while the 40 arrive.
+    const ac = new AbortController();
+    const refused: Awaited<ReturnType<typeof modernPost>>[] = [];
+    const flood = Array.from({ length: 40 }, (_, i) =>
+      modernPost(
+        url,
+        'tools/call',
+        { name: 'nap', arguments: { x: '20' } },
+        {
+          headers: AUTH,
+          id: i + 1,
+          signal: ac.signal,
+          meta: { 'io.modelcontextprotocol/clientInfo': { name: `fake-${i}`, version: '1' } },
+        },
+      ).then(
+        (r) => void refused.push(r),
+        () => undefined,
+      ),
+    );
+    await expect.poll(() => refused.length, { timeout: 20_000 }).toBe(24);
+    ac.abort();
+    await Promise.all(flood);
+    expect(refused.map((r) => r.status)).toEqual(Array(24).fill(429));
+    expect(refused[0]!.final?.error?.message).toMatch(/host and token/);
+  }, 60_000);
+
+  it("one client cannot hold every 2025 session: past its own cap it gets 503, another client's initialize succeeds", async () => {
+    expect(expected('serve-session-hog', 'bwrap')).toBe('blocked');
+    const url = await start({ maxSessionsPerClient: 3 });
+    const init = (name: string, id: number) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } },
+        }),
+      });
+    // Three live sessions of one client: each keeps its notification stream open.
+    const streams = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      const r = await init('hog', i);
+      await r.body?.cancel();
+      const sid = r.headers.get('mcp-session-id')!;
+      const get = await fetch(url, {
+        headers: { ...AUTH, accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+        signal: streams.signal,
+      });
+      expect(get.status).toBe(200);
+    }
+    const fourth = await init('hog', 41);
+    expect(fourth.status).toBe(503);
+    expect(fourth.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await fourth.json()) as { id: number }).id).toBe(41);
+    const other = await init('someone-else', 42);
+    expect(other.status).toBe(200);
+    await other.body?.cancel();
+    streams.abort();
+  }, 30_000);
 });

@@ -91,26 +91,46 @@ describe('the breaker shared through Redis', () => {
   });
 });
 
+/** A client that is its own principal. */
+const who = (p: string, c = p) => ({ principal: p, client: `${p}|${c}` });
+
 describe('client limits across replicas', () => {
   it('a client has at most perClient in flight across replicas; a stopped replica’s slots expire', async () => {
     const [s1, s2] = [await connect(redis.url, 'lim1'), await connect(redis.url, 'lim1')];
     const r1 = new ClientLimits({ perClient: 2, leaseMs: 600 }, s1);
     const r2 = new ClientLimits({ perClient: 2, leaseMs: 600 }, s2);
-    const a = await r1.take('a:10.0.0.1', 1);
-    const b = await r2.take('a:10.0.0.1', 1);
+    const a = await r1.take(who('a:10.0.0.1'), 1);
+    const b = await r2.take(who('a:10.0.0.1'), 1);
     expect(typeof a).toBe('function');
     expect(typeof b).toBe('function');
-    expect(await r2.take('a:10.0.0.1', 1)).toMatchObject({ status: 429 });
-    expect(typeof (await r2.take('a:10.0.0.2', 1))).toBe('function'); // another client
+    expect(await r2.take(who('a:10.0.0.1'), 1)).toMatchObject({ status: 429 });
+    expect(typeof (await r2.take(who('a:10.0.0.2'), 1))).toBe('function'); // another client
     (b as () => void)();
     await new Promise((r) => setTimeout(r, 50));
-    const c = await r2.take('a:10.0.0.1', 1);
+    const c = await r2.take(who('a:10.0.0.1'), 1);
     expect(typeof c).toBe('function');
     // r1 "dies": it stops renewing, and its slot comes back once its lease is over.
     r1.close();
     r2.close();
     await new Promise((r) => setTimeout(r, 700));
-    expect(typeof (await new ClientLimits({ perClient: 2 }, s2).take('a:10.0.0.1', 1))).toBe('function');
+    expect(typeof (await new ClientLimits({ perClient: 2 }, s2).take(who('a:10.0.0.1'), 1))).toBe('function');
+  });
+
+  it('the clients of one principal together have at most perPrincipal in flight across replicas', async () => {
+    const [s1, s2] = [await connect(redis.url, 'lim3'), await connect(redis.url, 'lim3')];
+    const r1 = new ClientLimits({ perClient: 2, perPrincipal: 3 }, s1);
+    const r2 = new ClientLimits({ perClient: 2, perPrincipal: 3 }, s2);
+    const held = [await r1.take(who('p', 'x'), 2), await r2.take(who('p', 'y'), 1)];
+    for (const h of held) expect(typeof h).toBe('function');
+    // A third name of the same principal gets nothing more; another principal does.
+    expect(await r2.take(who('p', 'z'), 1)).toMatchObject({ status: 429, message: /host and token/ });
+    expect(typeof (await r1.take(who('q', 'z'), 1))).toBe('function');
+    // Waiting in line (queueMs): a slot released meanwhile is taken instead of a refusal.
+    const waiting = new ClientLimits({ perClient: 2, perPrincipal: 3, queueMs: 2000 }, s2).take(who('p', 'z'), 1);
+    setTimeout(() => (held[1] as () => void)(), 100);
+    expect(typeof (await waiting)).toBe('function');
+    r1.close();
+    r2.close();
   });
 
   it('rates hold across replicas (GCRA on the Redis clock), with Retry-After', async () => {
@@ -118,8 +138,8 @@ describe('client limits across replicas', () => {
     const rate = { count: 3, periodMs: 60_000 };
     const r1 = new ClientLimits({ perClient: 100, clientRate: rate }, s1);
     const r2 = new ClientLimits({ perClient: 100, clientRate: rate }, s2);
-    for (const r of [r1, r2, r1]) expect(typeof (await r.take('c', 1))).toBe('function');
-    const refused = await r2.take('c', 1);
+    for (const r of [r1, r2, r1]) expect(typeof (await r.take(who('c'), 1))).toBe('function');
+    const refused = await r2.take(who('c'), 1);
     expect(refused).toMatchObject({ status: 429 });
     expect((refused as { retryAfterS: number }).retryAfterS).toBeGreaterThanOrEqual(1);
     r1.close();
