@@ -22,6 +22,7 @@ import { Tasks } from './tasks.js';
 import { publishResult, type ResultPlace } from './result-resources.js';
 import { RegistryWatcher, toolsDigest } from './watch.js';
 import { toolDef } from './definitions.js';
+import { DEFAULT_PAGE_SIZE, listVersion } from './paging.js';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 
 /** How `toolbox serve` exposes the registry and to whom. */
@@ -56,6 +57,8 @@ export interface ServeOptions {
   inputWaitMs?: number;
   /** How long a call that may be a task runs before it becomes one, unless it went to the background (1 s). */
   taskGraceMs?: number;
+  /** Tools per page of tools/list (default 100; the user's `serve.tools.page_size`, `--page-size`). */
+  pageSize?: number;
   /** What a tool may relay to the client per call (default DEFAULT_RELAY_LIMITS; the user's, never the project's). */
   relay?: RelayLimits;
   /** Where warnings for the person running serve go (a forged store record); default: nowhere. */
@@ -165,6 +168,24 @@ export class ServeCore {
     return this.registry(fresh)
       .entries.filter((e) => canUse(e.contract, this.opts.caller, this.project.config))
       .sort((a, b) => (a.contract.id < b.contract.id ? -1 : a.contract.id > b.contract.id ? 1 : 0));
+  }
+
+  /** Tools per page of tools/list. */
+  get pageSize(): number {
+    return this.opts.pageSize ?? DEFAULT_PAGE_SIZE;
+  }
+
+  private listed?: { registry: Registry; entries: ToolEntry[]; ids: string[]; version: string };
+
+  /** The tools the caller may use, sorted by id, with the version a cursor is made for (paging.ts). */
+  listing(): { entries: ToolEntry[]; ids: string[]; version: string } {
+    const registry = this.registry();
+    if (this.listed?.registry !== registry) {
+      const entries = this.visibleTools();
+      const ids = entries.map((e) => e.contract.id);
+      this.listed = { registry, entries, ids, version: listVersion(ids) };
+    }
+    return this.listed;
   }
 
   /** The best `top` tools for `query` that the caller may use. */

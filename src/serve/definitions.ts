@@ -80,6 +80,10 @@ export function metaToolDefs(toolCount: number, top: number): McpToolDef[] {
             description: 'What you want to do, e.g. "weather in Beijing tomorrow" or "convert 3 miles to km".',
           },
           top: { type: 'integer', minimum: 1, maximum: 20, description: `How many tools to return (default ${top}).` },
+          cursor: {
+            type: 'string',
+            description: 'The nextCursor of a previous search with the same query: its next page of matches.',
+          },
         },
         required: ['query'],
         additionalProperties: false,

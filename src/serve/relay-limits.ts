@@ -8,6 +8,7 @@
 import type { ToolClient } from '../loaders/types.js';
 import { ExitCode, ToolboxError, type Location } from '../errors.js';
 import { loadUserConfig, type UserConfig } from '../policy/user-config.js';
+import { DEFAULT_PAGE_SIZE } from './paging.js';
 
 export const CONTEXTS = ['none', 'thisServer', 'allServers'] as const;
 export type IncludeContext = (typeof CONTEXTS)[number];
@@ -18,12 +19,15 @@ export interface RelayLimits {
   notifications: { maxCount: number; maxBytes: number };
   sampling: { maxRequests: number; maxTokens: number; includeContext: IncludeContext; maxRequestBytes: number };
   elicitation: { maxRequests: number };
+  /** Not a relay limit, but the same user's `serve:` section: tools per page of tools/list. */
+  tools: { pageSize: number };
 }
 
 export const DEFAULT_RELAY_LIMITS: RelayLimits = {
   notifications: { maxCount: 1000, maxBytes: 256 * 1024 },
   sampling: { maxRequests: 5, maxTokens: 1024, includeContext: 'none', maxRequestBytes: 64 * 1024 },
   elicitation: { maxRequests: 5 },
+  tools: { pageSize: DEFAULT_PAGE_SIZE },
 };
 
 /** serve's flags that set relay limits (they win over the user's config). */
@@ -31,6 +35,7 @@ export interface RelayFlags {
   samplingRequests?: unknown;
   samplingMaxTokens?: unknown;
   samplingContext?: unknown;
+  pageSize?: unknown;
 }
 
 // The settings of the user's `serve:` section: section → key → what its value is.
@@ -38,6 +43,7 @@ const KEYS: Record<string, Record<string, 'count' | 'context'>> = {
   notifications: { max_count: 'count', max_bytes: 'count' },
   sampling: { max_requests: 'count', max_tokens: 'count', include_context: 'context', max_request_bytes: 'count' },
   elicitation: { max_requests: 'count' },
+  tools: { page_size: 'count' },
 };
 const camel = (s: string) => s.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 const isCount = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
@@ -70,6 +76,7 @@ export function resolveRelayLimits(user: UserConfig, flags: RelayFlags = {}): Re
         const kind = keys[key];
         if (!kind) throw bad([section, key], `is not a setting of serve.${section} (${Object.keys(keys).join(', ')})`);
         if (kind === 'count' && !isCount(v)) throw bad([section, key], 'must be a whole number ≥ 0');
+        if (section === 'tools' && v === 0) throw bad([section, key], 'must be at least 1');
         if (kind === 'context' && !CONTEXTS.includes(v as IncludeContext))
           throw bad([section, key], `must be one of ${CONTEXTS.join(', ')}`);
         (out as unknown as Record<string, Record<string, unknown>>)[section]![camel(key)] = v;
@@ -87,6 +94,10 @@ export function resolveRelayLimits(user: UserConfig, flags: RelayFlags = {}): Re
     out.sampling.maxRequests = count('--sampling-requests', flags.samplingRequests);
   if (flags.samplingMaxTokens !== undefined)
     out.sampling.maxTokens = count('--sampling-max-tokens', flags.samplingMaxTokens);
+  if (flags.pageSize !== undefined) {
+    out.tools.pageSize = count('--page-size', flags.pageSize);
+    if (out.tools.pageSize < 1) throw usage('--page-size', 'a whole number ≥ 1', flags.pageSize);
+  }
   if (flags.samplingContext !== undefined) {
     if (!CONTEXTS.includes(flags.samplingContext as IncludeContext))
       throw usage('--sampling-context', CONTEXTS.join(', '), flags.samplingContext);

@@ -17,9 +17,12 @@ import type { ToolContract } from '../contract/types.js';
 import { addResultResources } from './result-resources.js';
 import { levelFilter, pushClient, type Notifier } from './tool-client.js';
 import { traceCall } from './trace.js';
+import { listPage, searchCursor, searchOffset } from './paging.js';
 
 const VERSION = '0.1.0';
 const MAX_TOP = 20;
+/** How deep search_tools pages go: past this many matches a search needs other words. */
+const MAX_SEARCH_RESULTS = 100;
 /** How long a client may cache tools/list (2026-07-28 `ttlMs`); changes are announced on subscriptions/listen. */
 const TOOLS_TTL_MS = 60_000;
 
@@ -79,8 +82,19 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
       ? ({ ...toolDef(c), execution: { taskSupport: c.mcp.task } } as McpToolDef)
       : toolDef(c);
 
-  server.setRequestHandler('tools/list', async () => {
-    if (core.opts.expose === 'all') return { tools: core.visibleTools().map((e) => listed(e.contract)) };
+  server.setRequestHandler('tools/list', async (req) => {
+    const cursor = req.params?.cursor;
+    if (core.opts.expose === 'all') {
+      // Paged by id (paging.ts): any replica continues a cursor; one of another list version restarts.
+      const { entries, ids, version } = core.listing();
+      const page = listPage(entries, ids, version, cursor, core.pageSize);
+      return {
+        tools: page.items.map((e) => listed(e.contract)),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      };
+    }
+    // Two tools and a session's found ones fit one page: a cursor was never handed out.
+    if (cursor !== undefined) listPage([], [], '', cursor, 1);
     const extra: McpToolDef[] = [];
     if (conn.era === 'legacy') {
       const reg = core.registry();
@@ -228,13 +242,21 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
     const k = args.top === undefined ? top : Number(args.top);
     if (!Number.isInteger(k) || k < 1 || k > MAX_TOP)
       return badRequest(`${SEARCH_TOOL}: "top" must be an integer from 1 to ${MAX_TOP}`);
+    const { version } = core.listing();
+    const offset = searchOffset(args.cursor, args.query, version);
+    if (typeof offset === 'string')
+      return badRequest(`${SEARCH_TOOL}: "cursor" is ${offset}: send the nextCursor of the last page, or none`);
     let hits;
+    const want = Math.min(offset + k, MAX_SEARCH_RESULTS);
     try {
-      hits = await core.search(args.query, k, session, ctx.mcpReq.signal);
+      // One more than the page, to know whether there is a next one.
+      hits = await core.search(args.query, want + 1, session, ctx.mcpReq.signal);
     } catch (e) {
       return errorResult(e);
     }
-    const tools = hits.map((e) => toolDef(e.contract));
+    const nextCursor =
+      hits.length > want && want < MAX_SEARCH_RESULTS ? searchCursor(args.query, version, want) : undefined;
+    const tools = hits.slice(offset, want).map((e) => toolDef(e.contract));
     if (conn.era === 'legacy') {
       const changed = await conn.session.addFound(tools.map((t) => t.name).filter((n) => !META_TOOLS.has(n)));
       if (changed) await server.sendToolListChanged().catch(() => undefined);
@@ -242,7 +264,18 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
     const text = tools.length
       ? JSON.stringify(tools)
       : `No tool matches "${args.query}". Try other words (what the tool does, not how).`;
-    return { content: [{ type: 'text', text }], structuredContent: { tools } };
+    const more = nextCursor
+      ? [
+          {
+            type: 'text' as const,
+            text: `More matches: call ${SEARCH_TOOL} with the same query and "cursor": "${nextCursor}".`,
+          },
+        ]
+      : [];
+    return {
+      content: [{ type: 'text', text }, ...more],
+      structuredContent: { tools, ...(nextCursor ? { nextCursor } : {}) },
+    };
   }
 
   return server;
