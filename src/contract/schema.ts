@@ -2,6 +2,9 @@ import { VERSION_FLAGS, type JsonSchema, type LoaderType } from './types.js';
 
 const templated = { type: 'string', minLength: 1 };
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
+/** One `sandbox.network` entry: a host name (`*.` for any name below), an IPv4/[IPv6] address, optionally `:port`. */
+const NETWORK_HOST =
+  '^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.?(:[0-9]{1,5})?$|^\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?$';
 const sizeValue = {
   anyOf: [
     { type: 'integer', minimum: 1 },
@@ -203,7 +206,19 @@ export const contractSchema: JsonSchema = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        network: { type: 'boolean' },
+        network: {
+          anyOf: [
+            { type: 'boolean' },
+            {
+              type: 'array',
+              minItems: 1,
+              uniqueItems: true,
+              items: { type: 'string', pattern: NETWORK_HOST },
+            },
+          ],
+          description:
+            "Open the network through the egress proxy: true (any public host) or the hosts the tool may reach (api.example.com, *.github.com, host:port). Loopback and private addresses only by the user's grant.",
+        },
         env: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
         memory: sizeValue,
         cpu: { type: 'number', exclusiveMinimum: 0 },

@@ -42,8 +42,12 @@ export interface McpConfig {
 
 /** The contract's `sandbox` section: what the default policy is loosened or tightened to. */
 export interface SandboxPolicy {
-  /** Open the network (default: closed). */
-  network?: boolean;
+  /**
+   * Open the network (default: closed): `true` for any public host, or the hosts the tool may reach
+   * (`api.open-meteo.com`, `*.github.com`, `host:port`). Always through toolbox's egress proxy, in a
+   * network namespace of the tool's own; loopback and private addresses only by the user's grant.
+   */
+  network?: boolean | string[];
   /** Names of host environment variables passed to the tool (values are never logged). */
   env?: string[];
   /** Memory limit: bytes as a number, or '256M', '1G'. */
@@ -153,4 +157,9 @@ export interface ToolEntry {
   file: string;
   /** 1-based line of the contract's `id` key, for messages. */
   line?: number;
+}
+
+/** Whether a contract opens the network (`true` or a host list). */
+export function networkOpen(s: SandboxPolicy | undefined): boolean {
+  return s?.network === true || (Array.isArray(s?.network) && s.network.length > 0);
 }

@@ -80,6 +80,19 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     docs: 'A contract may bind only non-secret paths inside its project; grant more per project and tool in your own ~/.config/toolbox/grants.yaml.',
   },
   {
+    id: 'sandbox-network-private',
+    severity: 'error',
+    description:
+      'A `sandbox.network` entry is a loopback, private, link-local, CGNAT or multicast address (in any spelling) or a name such as localhost.',
+    docs: 'A contract cannot grant itself the host\'s or the network\'s own services; grant one address per project and tool in your own ~/.config/toolbox/grants.yaml (`network: ["127.0.0.1:6379"]`).',
+  },
+  {
+    id: 'sandbox-network-broad',
+    severity: 'warning',
+    description: '`sandbox.network: true` on a contract whose description (or URL) names one service.',
+    docs: 'List the host (`sandbox: { network: [api.example.com] }`): the egress proxy then refuses every other host.',
+  },
+  {
     id: 'sandbox-env',
     // An error when the variable is set where validate runs (run refuses the tool), else a warning.
     severity: 'error',

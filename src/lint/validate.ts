@@ -5,7 +5,8 @@ import type { Project } from '../config.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { parseContract, MAX_CONTRACT_BYTES } from '../contract/parse.js';
 import { SEVERITY_RANK, sortDiagnostics, type Diagnostic, type Severity } from '../contract/diagnostic.js';
-import type { ToolEntry } from '../contract/types.js';
+import { networkOpen, type ToolEntry } from '../contract/types.js';
+import { networkFindings } from './network.js';
 import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles } from '../registry/discover.js';
 import { lintOneFile, lintRegistry, lintSettings, registryView } from './engine.js';
@@ -241,13 +242,7 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
       continue;
     }
     const sb = parsed.contract.sandbox;
-    for (const pr of checkSandboxPaths(
-      project.root,
-      parsed.contract.id,
-      sb?.paths ?? [],
-      sb?.network === true,
-      grants,
-    )) {
+    for (const pr of checkSandboxPaths(project.root, parsed.contract.id, sb?.paths ?? [], networkOpen(sb), grants)) {
       const pos = parsed.locate(['sandbox', 'paths', pr.index]);
       diagnostics.push({
         file,
@@ -258,6 +253,19 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
         path: `sandbox.paths[${pr.index}]`,
         message: pr.message,
         hint: pr.hint,
+      });
+    }
+    for (const nf of networkFindings(parsed.contract)) {
+      const pos = parsed.locate(nf.path);
+      diagnostics.push({
+        file,
+        line: pos.line,
+        column: pos.column,
+        severity: nf.severity,
+        rule: nf.rule,
+        path: nf.path.join('.'),
+        message: nf.message,
+        hint: nf.hint,
       });
     }
     const runnable: RunnableTool = { file, contract: parsed.contract, locate: parsed.locate };

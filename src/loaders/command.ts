@@ -87,6 +87,7 @@ export const loader: Loader = {
             tool: ctx.entry.contract.id,
           },
           network: call.network,
+          ...(call.egress ? { egress: { socket: call.egress.socket, bridge: 'wrap' as const } } : {}),
           limits: call.limits,
           // Always give stdin (empty when there is no template) so a program never waits on it.
           stdin: cfg.stdin === undefined ? '' : fill(cfg.stdin, args),

@@ -3,6 +3,7 @@
 import type { Project } from '../config.js';
 import type { ToolEntry, LoaderType } from '../contract/types.js';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
+import type { Listener } from '../sandbox/egress/proxy.js';
 import type { ContentBlock } from '../mcp/content.js';
 
 /** MCP log levels, least severe first. */
@@ -65,6 +66,12 @@ export interface CallContext {
   limits: ResolvedLimits;
   /** Network opened by the contract's sandbox.network. */
   network: boolean;
+  /**
+   * With the network open: the egress proxy listener of the tool's policy (its Unix socket is what
+   * the sandbox binds), and its refusal count when the call started (what it refused during the call
+   * is reported with the call's outcome).
+   */
+  egress?: { socket: string; listener: Listener; mark: number };
   /** Environment passed into the sandbox (allow-listed variables only). */
   env: Record<string, string>;
   /** Extra read-only paths from the contract's sandbox.paths (absolute), already checked. */

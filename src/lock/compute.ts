@@ -57,7 +57,11 @@ export function grantOf(entry: ToolEntry): Record<string, unknown> {
   const c = entry.contract;
   const s = c.sandbox ?? {};
   const env = [...new Set([...(s.env ?? []), ...(c.requires?.env ?? [])])].sort();
-  const g: Record<string, unknown> = { network: s.network === true, env, paths: [...(s.paths ?? [])].sort() };
+  const g: Record<string, unknown> = {
+    network: Array.isArray(s.network) ? [...s.network].sort() : s.network === true,
+    env,
+    paths: [...(s.paths ?? [])].sort(),
+  };
   for (const k of ['memory', 'cpu', 'processes', 'file_size', 'open_files', 'output'] as const)
     if (s[k] !== undefined) g[k] = s[k];
   if (c.timeout !== undefined) g.timeout = c.timeout;

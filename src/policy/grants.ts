@@ -21,6 +21,8 @@ import { yaml } from '../util/yaml.js';
 export interface ToolGrant {
   paths: string[];
   env: string[];
+  /** Addresses or names (optionally `:port`) the tool may reach whatever their class: `127.0.0.1:6379`. */
+  network: string[];
 }
 
 /** The user's grants.yaml, read for one project. */
@@ -46,8 +48,12 @@ export interface PathProblem {
 const strings = (v: unknown, ok: (s: string) => boolean): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && ok(x)) : [];
 const grantOf = (g: unknown): ToolGrant => {
-  const o = (g && typeof g === 'object' ? g : {}) as { paths?: unknown; env?: unknown };
-  return { paths: strings(o.paths, isAbsolute), env: strings(o.env, (s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s)) };
+  const o = (g && typeof g === 'object' ? g : {}) as { paths?: unknown; env?: unknown; network?: unknown };
+  return {
+    paths: strings(o.paths, isAbsolute),
+    env: strings(o.env, (s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s)),
+    network: strings(o.network, (s) => /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._:-]+)(:\d{1,5})?$/.test(s)),
+  };
 };
 
 /** The grants file's path (whether it exists or not), for messages. */
@@ -101,8 +107,12 @@ export function loadUserGrants(projectRoot: string): UserGrants {
       if (entries && typeof entries === 'object')
         for (const [id, g] of Object.entries(entries as Record<string, unknown>)) {
           const add = grantOf(g);
-          const cur = tools[id] ?? { paths: [], env: [] };
-          tools[id] = { paths: [...cur.paths, ...add.paths], env: [...cur.env, ...add.env] };
+          const cur = tools[id] ?? { paths: [], env: [], network: [] };
+          tools[id] = {
+            paths: [...cur.paths, ...add.paths],
+            env: [...cur.env, ...add.env],
+            network: [...cur.network, ...add.network],
+          };
         }
     }
   const at = legacy.length ? text.split('\n').findIndex((l) => /^tools\s*:/.test(l)) : -1;
@@ -123,7 +133,16 @@ export function legacyGrantsWarning(grants: UserGrants, root: string): { message
 export function grantFor(grants: UserGrants, id: string): ToolGrant {
   const own = grants.tools[id];
   const all = grants.tools['*'];
-  return { paths: [...(own?.paths ?? []), ...(all?.paths ?? [])], env: [...(own?.env ?? []), ...(all?.env ?? [])] };
+  return {
+    paths: [...(own?.paths ?? []), ...(all?.paths ?? [])],
+    env: [...(own?.env ?? []), ...(all?.env ?? [])],
+    network: [...(own?.network ?? []), ...(all?.network ?? [])],
+  };
+}
+
+/** The addresses and names tool `id` of this project may reach whatever their class (loopback, private). */
+export function grantedNetwork(root: string, id: string): string[] {
+  return grantFor(loadUserGrants(root), id).network;
 }
 
 /** The tool's granted paths (absolute) in this project; empty without a grant. */

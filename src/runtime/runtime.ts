@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Project } from '../config.js';
-import type { ToolContract, ToolEntry } from '../contract/types.js';
+import { networkOpen, type ToolContract, type ToolEntry } from '../contract/types.js';
 import { ToolboxError } from '../errors.js';
 import type { CallContext, LoadedTool, ToolOutput } from '../loaders/types.js';
 import { findTool } from '../registry/registry.js';
@@ -20,7 +20,9 @@ import { countsAsFailure, mapCallError } from './map-error.js';
 import type { CallFacts } from './refusal.js';
 import { ownPaths } from './own-paths.js';
 import { assertCanUse } from '../policy/permissions.js';
-import { grantedPaths, sandboxPathsFor } from '../policy/grants.js';
+import { grantedNetwork, grantedPaths, sandboxPathsFor } from '../policy/grants.js';
+import { egressError, egressWarnings } from './egress.js';
+import { realOrUndefined } from '../util/binds.js';
 import { assertEnvGranted } from '../policy/credentials.js';
 import { userSettingsFor } from '../policy/user-settings.js';
 import type { ResolvedLimits, SandboxInfo } from '../sandbox/types.js';
@@ -140,6 +142,7 @@ export class Runtime {
     // Only what happens once the tool is loaded or running can be the tool's fault (breaker).
     let toolPhase = false;
     let release: (() => void) | undefined;
+    let egress: CallContext['egress'];
     try {
       // What is written after the call (the log, a cut result) must be toolbox's own: a planted
       // .toolbox/ entry stops the call here, before the tool runs (state_unsafe, exit 3).
@@ -157,7 +160,8 @@ export class Runtime {
       const { tool, hit, loadMs, done } = await this.cache.get(entry, this.loadKey(entry), req.session);
       release = done;
       Object.assign(stats, { cacheHit: hit, loadMs });
-      const ctx = await this.callContext(c, req, ac.signal);
+      const ctx = await this.callContext(c, entry.file, req, ac.signal);
+      egress = ctx.egress;
       limits = ctx.limits;
       // What the call could see, read only to explain a failure (its paths cost stats: not on every call).
       facts = () => ({
@@ -179,6 +183,7 @@ export class Runtime {
       const warnings = [
         ...new Set([
           ...checkOutput(c, shaped.result),
+          ...egressWarnings(egress),
           ...(await this.sandboxWarnings(out.tier)),
           ...(out.warnings ?? []),
         ]),
@@ -206,7 +211,9 @@ export class Runtime {
       return result;
     } catch (e) {
       if (callStart !== undefined && stats.runMs === 0) stats.runMs = performance.now() - callStart;
-      const err = mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits, call: facts?.() });
+      const err =
+        egressError(egress) ??
+        mapCallError(e, c.id, { aborted: Boolean(req.signal?.aborted), limits, call: facts?.() });
       if (!stats.tier && e instanceof ToolRunError && e.tier) stats.tier = e.tier;
       if (toolPhase && countsAsFailure(err)) {
         if (this.shared) await this.shared.failure(c.id);
@@ -266,7 +273,12 @@ export class Runtime {
     await this.cache.clear();
   }
 
-  private async callContext(c: ToolContract, req: InvokeRequest, signal: AbortSignal): Promise<CallContext> {
+  private async callContext(
+    c: ToolContract,
+    file: string,
+    req: InvokeRequest,
+    signal: AbortSignal,
+  ): Promise<CallContext> {
     const { resolveLimits } = await import('../sandbox/index.js');
     const limits = resolveLimits(c.sandbox, c.timeout ?? this.project.config.runtime?.timeout, req.timeoutMs);
     const host = this.opts.env ?? process.env;
@@ -278,12 +290,36 @@ export class Runtime {
       const v = host[name];
       if (v !== undefined) env[name] = v;
     }
-    const network = c.sandbox?.network === true;
+    const network = networkOpen(c.sandbox);
+    // With the network open, the tool's way out: the egress proxy socket of its policy (sandbox/egress).
+    const egress = network ? await this.egressFor(c, file) : undefined;
     // Inside the project only, unless the user's own grants.yaml names this tool (src/policy/grants.ts).
     const readOnlyPaths = sandboxPathsFor(this.project.root, c.id, c.sandbox?.paths ?? [], network);
     // Read only if a loader's own path would be refused without one (util/binds.ts).
     const granted = () => grantedPaths(this.project.root, c.id);
-    return { signal, limits, network, env, readOnlyPaths, granted, ...(req.client ? { client: req.client } : {}) };
+    return {
+      signal,
+      limits,
+      network,
+      env,
+      readOnlyPaths,
+      granted,
+      ...(egress ? { egress } : {}),
+      ...(req.client ? { client: req.client } : {}),
+    };
+  }
+
+  /** The proxy listener for this tool's policy: its sandbox.network and the user's network grants. */
+  private async egressFor(c: ToolContract, file: string): Promise<NonNullable<CallContext['egress']>> {
+    const { egressProxy } = await import('../sandbox/index.js');
+    const listener = await egressProxy().lease({
+      tool: c.id,
+      hosts: Array.isArray(c.sandbox?.network) ? c.sandbox.network : true,
+      grants: grantedNetwork(this.project.root, c.id),
+      contractFile: file,
+      project: realOrUndefined(this.project.root) ?? this.project.root,
+    });
+    return { socket: listener.socket, listener, mark: listener.total };
   }
 
   private async callWithBackstop(

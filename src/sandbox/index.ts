@@ -6,11 +6,13 @@ import type { SandboxInfo, SandboxResult, SandboxSpec, SandboxTier } from './typ
 import type { SandboxProcess } from './process-types.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import type { Tools } from './wrap.js';
+import { withEgress } from './egress/attach.js';
 
 export type { LimitHit, ResolvedLimits, SandboxInfo, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
 export type { SandboxProcess } from './process-types.js';
 export { resolveInterpreter, type ResolvedInterpreter } from './interpreter.js';
 export { DEFAULT_LIMITS, parseSize, resolveLimits } from './limits.js';
+export { egressProxy, EgressProxy, type EgressPolicy, type Listener, type Refusal } from './egress/index.js';
 
 /** A trial run for the probe: the real call path running `true`, nothing bound, nothing to leak. */
 async function trial(tier: SandboxTier, tools: Tools): Promise<string | undefined> {
@@ -64,11 +66,13 @@ export async function describeSandboxTier(tier: SandboxTier, opts: { stateDir?: 
 /** Run one process to completion inside the sandbox; the whole process tree is gone when this resolves. */
 export async function runSandboxed(spec: SandboxSpec): Promise<SandboxResult> {
   const f = await facts();
-  return runWith(spec, chooseTier(f), f.tools);
+  const tier = chooseTier(f);
+  return runWith(await withEgress(spec, tier, f.tools), tier, f.tools);
 }
 
 /** Start a long-lived sandboxed process (MCP stdio server, warm worker). */
 export async function startSandboxed(spec: Omit<SandboxSpec, 'stdin'>): Promise<SandboxProcess> {
   const f = await facts();
-  return startWith(spec, chooseTier(f), f.tools);
+  const tier = chooseTier(f);
+  return startWith(await withEgress(spec, tier, f.tools), tier, f.tools);
 }

@@ -34,6 +34,7 @@ function findTools(): Tools {
     unshare: trustedBinary('unshare'),
     prlimit: trustedBinary('prlimit'),
     setpriv: trustedBinary('setpriv'),
+    ip: trustedBinary('ip'),
   };
 }
 

@@ -104,6 +104,7 @@ export function startWrapped(
       args: spec.args,
       readOnlyPaths: [...spec.readOnlyPaths, ...projectPaths],
       network: spec.network,
+      ...(spec.egress ? { egressSocket: spec.egress.socket } : {}),
       limits: spec.limits,
       workDir,
       uid,

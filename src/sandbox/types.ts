@@ -61,8 +61,17 @@ export interface SandboxSpec {
    * a server package): bound read-only too, after the checks of util/binds.ts (every tier).
    */
   project?: ProjectBinds;
-  /** Open the network (default closed). */
+  /**
+   * Open the network (default closed). Open means: the tool gets a network namespace of its own whose
+   * only way out is toolbox's egress proxy (egress/); a tier without namespaces refuses to run it.
+   */
   network: boolean;
+  /**
+   * With `network`: the egress proxy socket of this tool's policy (made from its sandbox.network and
+   * the user's grants; without it, public hosts only) and who bridges it to a loopback port inside:
+   * 'self' (the python/node runners do it in-process) or 'wrap' (toolbox's bridge runs the program).
+   */
+  egress?: { socket: string; bridge: 'self' | 'wrap' };
   limits: ResolvedLimits;
   /** Data written to the child's stdin (then closed). Omit for long-lived processes. */
   stdin?: string | Uint8Array;

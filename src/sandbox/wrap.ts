@@ -12,6 +12,8 @@ export interface Tools {
   unshare?: string;
   prlimit?: string;
   setpriv?: string;
+  /** iproute2's ip: brings lo up in the unshare tier's new network namespace (bwrap does it itself). */
+  ip?: string;
 }
 
 export interface WrapInput {
@@ -21,6 +23,8 @@ export interface WrapInput {
   args: string[];
   readOnlyPaths: string[];
   network: boolean;
+  /** The egress proxy's socket on the host, bound into the sandbox at SANDBOX_SOCKET (bwrap). */
+  egressSocket?: string;
   limits: ResolvedLimits;
   workDir: string;
   /** Drop to this uid/gid inside bwrap (as root), so RLIMIT_NPROC applies. */
@@ -50,6 +54,8 @@ const ETC_ALWAYS = [
 ];
 const ETC_NETWORK = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/gai.conf', '/etc/host.conf'];
 const MAX_EXPAND = 256;
+/** Where the tool's egress proxy socket appears inside a bwrap sandbox. */
+export const SANDBOX_SOCKET = '/run/toolbox/egress.sock';
 /** `sh -c 'exec "$@"' sh CMD ARGS…`: starts CMD with exactly ARGS. */
 const SH_EXEC = ['/bin/sh', '-c', 'exec "$@"', 'sh'];
 
@@ -194,12 +200,14 @@ export function wrapCommand(w: WrapInput): Wrapped {
       '--mount-proc',
       '--ipc',
       '--uts',
-      ...(w.network ? [] : ['--net']),
+      // Always a network namespace of its own: with the network open, lo is brought up for the
+      // bridge to the egress proxy (a Unix socket, reachable through the file system).
+      '--net',
       '--',
       ...limited.slice(0, limited.length - w.args.length - 1),
       '/bin/sh',
       '-c',
-      'unset TOOLBOX_SANDBOX_ID; "$@"; exit $?',
+      `${w.network && w.tools.ip ? `'${w.tools.ip}' link set lo up || exit 126; ` : ''}unset TOOLBOX_SANDBOX_ID; "$@"; exit $?`,
       'sh',
       w.command,
       ...w.args,
@@ -216,7 +224,9 @@ export function wrapCommand(w: WrapInput): Wrapped {
     '--unshare-uts',
     '--unshare-cgroup-try',
   ];
-  if (!w.network) a.push('--unshare-net');
+  // Always a network namespace of its own (bwrap brings lo up in it): an open network means the
+  // egress proxy's socket, bound below, never the host's interfaces or abstract sockets.
+  a.push('--unshare-net');
   // As root we stay out of a user namespace so setpriv can switch to the per-call uid in the host's
   // namespace (where RLIMIT_NPROC counts). bwrap then runs privileged: keep only what setpriv needs.
   if (!root) a.push('--unshare-user', '--disable-userns');
@@ -246,6 +256,10 @@ export function wrapCommand(w: WrapInput): Wrapped {
     '/dev/shm',
   );
   a.push(...binds);
+  if (w.egressSocket) {
+    for (const d of ancestors(SANDBOX_SOCKET)) a.push('--perms', '0755', '--dir', d);
+    a.push('--ro-bind', w.egressSocket, SANDBOX_SOCKET);
+  }
   for (const d of ancestors(w.workDir)) a.push('--perms', '0755', '--dir', d);
   a.push(
     '--perms',

@@ -15,6 +15,8 @@ export interface HostileCase {
 }
 
 const fs: Record<SandboxTier, Outcome> = { bwrap: 'blocked', unshare: 'exposed', none: 'exposed' };
+/** A tool with the network open: its own namespace and the egress proxy; tier none does not run it. */
+const net: Record<SandboxTier, Outcome> = { bwrap: 'blocked', unshare: 'blocked', none: 'refused' };
 
 export const CASES = {
   'read-project-secrets-python': {
@@ -129,7 +131,7 @@ export const CASES = {
   'serve-sandboxed-tool': {
     item: '23.10',
     attack: "a tool allowed the network reads the token file and calls the user's `serve --http`",
-    outcome: fs,
+    outcome: net,
   },
   'serve-batch-flood': {
     item: '23.10',
@@ -427,6 +429,43 @@ export const CASES = {
     item: '33.5',
     attack: '`serve --state redis://host` without a password: anything that reaches the Redis writes the shared state',
     outcome: 'blocked',
+  },
+  'egress-direct-loopback': {
+    item: '33.1',
+    attack: "a tool with the network open connects straight to a TCP listener on the host's loopback",
+    outcome: net,
+  },
+  'egress-abstract-socket': {
+    item: '33.1',
+    attack: 'a tool (network open or closed) connects to an abstract Unix socket the host listens on',
+    outcome: { bwrap: 'blocked', unshare: 'blocked', none: 'exposed' },
+  },
+  'egress-redis': {
+    item: '33.1',
+    attack:
+      'a tool with the network open talks to a real redis-server on loopback, directly and through the proxy (SOCKS5)',
+    outcome: net,
+  },
+  'egress-address-spellings': {
+    item: '33.2',
+    attack:
+      'through the proxy (HTTP, CONNECT, SOCKS5): loopback, private, link-local (169.254.169.254, fd00:ec2::254), CGNAT, multicast in every spelling (`::ffff:127.0.0.1`, `2130706433`, `0177.0.0.1`, `127.1`, NAT64, `localhost`)',
+    outcome: net,
+  },
+  'egress-host-list': {
+    item: '33.3',
+    attack: 'a tool whose `sandbox.network` lists `api.example.com` asks the proxy for another host',
+    outcome: net,
+  },
+  'egress-contract-private': {
+    item: '33.3',
+    attack: 'a contract lists `127.0.0.1:6379`, `localhost` or `169.254.169.254` in `sandbox.network`',
+    outcome: 'refused',
+  },
+  'egress-granted-loopback': {
+    item: '33.4',
+    attack: 'a tool granted `127.0.0.1:<port>` by the user reaches another port or address of the host',
+    outcome: net,
   },
 } satisfies Record<string, HostileCase>;
 

@@ -2,7 +2,7 @@
 // request needs, the variables a template reads, and whether the program exists where run looks.
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { CommandConfig, HttpConfig, McpConfig } from '../../contract/types.js';
+import { networkOpen, type CommandConfig, type HttpConfig, type McpConfig } from '../../contract/types.js';
 import { envRefs, paramsIn } from '../../contract/template.js';
 import type { PathSeg } from '../../contract/yaml-source.js';
 import { findOnPath } from '../../util/which.js';
@@ -22,7 +22,7 @@ export function checkRequests(t: RunnableTool): RunnableFinding[] {
   const out: RunnableFinding[] = [];
   const url = c.loader === 'http' ? (c.loader_config as unknown as HttpConfig).url : undefined;
   const mcpUrl = c.loader === 'mcp' ? (c.loader_config as unknown as McpConfig).url : undefined;
-  if ((url !== undefined || mcpUrl !== undefined) && c.sandbox?.network !== true) {
+  if ((url !== undefined || mcpUrl !== undefined) && !networkOpen(c.sandbox)) {
     const what = url !== undefined ? 'makes HTTP requests' : `calls the MCP server at ${mcpUrl}`;
     out.push({
       tool: t,

@@ -319,6 +319,8 @@ async function worker() {
   }
 }
 
+// The network is open: the proxy port, variables and Node's own fetch/http routing exist before the tool's code runs.
+if (process.env.TOOLBOX_EGRESS_SOCKET) await (await import('./egress.mjs')).setupEgress();
 await (process.argv.includes('--worker') ? worker() : oneShot());
 // Tools may leave timers or sockets open; the reply is out, so do not wait for them.
 process.exit(0);

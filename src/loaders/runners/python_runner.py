@@ -395,6 +395,11 @@ def worker():
 
 
 if __name__ == "__main__":
+    if os.environ.get("TOOLBOX_EGRESS_SOCKET"):
+        # The network is open: the proxy port and variables exist before the tool's code runs.
+        import toolbox_egress
+
+        toolbox_egress.setup()
     # Python put this runner's folder first on sys.path; a tool module must not resolve against it.
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         sys.path.pop(0)

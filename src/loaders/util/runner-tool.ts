@@ -46,6 +46,7 @@ export function runnerTool(o: RunnerToolOptions): LoadedTool {
     readOnlyPaths: [...new Set([...o.readOnlyPaths, ...ctx.readOnlyPaths])],
     project: { root: project.root, paths: o.projectPaths, granted: ctx.granted, tool: entry.contract.id },
     network: ctx.network,
+    ...(ctx.egress ? { egress: { socket: ctx.egress.socket, bridge: 'self' as const } } : {}),
     limits: ctx.limits,
     resultChannel: !worker,
   });
