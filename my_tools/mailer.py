@@ -7,11 +7,44 @@ none; default starttls) are optional. Values are never echoed back: errors name 
 
 import os
 import smtplib
+import socket
 import ssl
 from email.message import EmailMessage
 from email.utils import formatdate, getaddresses, make_msgid
 
 TIMEOUT_SECONDS = 20
+
+
+def _via_proxy(host, port, timeout):
+    """A TCP connection to host:port through the SOCKS5 proxy in ALL_PROXY (toolbox's egress proxy:
+    a tool with the network open has no other way out), or a direct one when none is set."""
+    proxy = os.environ.get("ALL_PROXY") or os.environ.get("all_proxy") or ""
+    if not proxy.startswith("socks5"):
+        return socket.create_connection((host, port), timeout)
+    p_host, p_port = proxy.split("://", 1)[1].rstrip("/").rsplit(":", 1)
+    s = socket.create_connection((p_host, int(p_port)), timeout)
+    name = host.encode("idna")
+    s.sendall(b"\x05\x01\x00")
+    if s.recv(2) != b"\x05\x00":
+        s.close()
+        raise OSError("the proxy refused the SOCKS5 greeting")
+    s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + int(port).to_bytes(2, "big"))
+    reply = s.recv(10)
+    if len(reply) < 2 or reply[1] != 0:
+        s.close()
+        why = {2: "not allowed by the egress policy", 4: "host unreachable", 5: "connection refused"}
+        raise OSError(f"the egress proxy did not connect: {why.get(reply[1] if len(reply) > 1 else -1, 'refused')}")
+    return s
+
+
+class _SMTP(smtplib.SMTP):
+    def _get_socket(self, host, port, timeout):
+        return _via_proxy(host, port, timeout)
+
+
+class _SMTPSSL(smtplib.SMTP_SSL):
+    def _get_socket(self, host, port, timeout):
+        return self.context.wrap_socket(_via_proxy(host, port, timeout), server_hostname=self._host)
 SECURITY_MODES = ("starttls", "ssl", "none")
 
 
@@ -71,9 +104,9 @@ def send_email(to, subject, body, cc=None):
 
     try:
         if cfg["security"] == "ssl":
-            server = smtplib.SMTP_SSL(cfg["host"], cfg["port"], timeout=TIMEOUT_SECONDS, context=ssl.create_default_context())
+            server = _SMTPSSL(cfg["host"], cfg["port"], timeout=TIMEOUT_SECONDS, context=ssl.create_default_context())
         else:
-            server = smtplib.SMTP(cfg["host"], cfg["port"], timeout=TIMEOUT_SECONDS)
+            server = _SMTP(cfg["host"], cfg["port"], timeout=TIMEOUT_SECONDS)
         with server:
             if cfg["security"] == "starttls":
                 server.starttls(context=ssl.create_default_context())

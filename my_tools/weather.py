@@ -37,6 +37,11 @@ def _fetch_json(base_url, params):
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
             return json.loads(response.read().decode("utf-8"))
     except urllib.error.HTTPError as err:
+        if err.code in (502, 504) and err.headers.get("X-Toolbox-Proxy"):
+            # toolbox's egress proxy could not resolve or reach the host: offline, not the service's answer.
+            raise RuntimeError(
+                f"cannot reach the weather service at {host}: {err.reason}; this tool needs internet access"
+            ) from None
         reason = err.reason
         try:
             reason = json.loads(err.read().decode("utf-8")).get("reason", reason)

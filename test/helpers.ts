@@ -99,7 +99,7 @@ loader_config:
 `;
 
 let testConfig: string | undefined;
-const testGrants: Record<string, Record<string, { paths?: string[]; env?: string[] }>> = {};
+const testGrants: Record<string, Record<string, { paths?: string[]; env?: string[]; network?: string[] }>> = {};
 
 /**
  * This test process's own config folder (XDG_CONFIG_HOME, with `toolbox/` made 0700): grants written
@@ -122,7 +122,11 @@ export function testConfigEnv(): NodeJS.ProcessEnv {
 }
 
 /** Grant `what` to `tool` (default every tool, `"*"`) of the project at `dir`, as a user would in grants.yaml. */
-export function grantInTests(dir: string, what: { paths?: string[]; env?: string[] }, tool = '*'): void {
+export function grantInTests(
+  dir: string,
+  what: { paths?: string[]; env?: string[]; network?: string[] },
+  tool = '*',
+): void {
   const home = testConfigHome();
   const key = realpathSync(dir);
   const cur = (testGrants[key] ??= {});
@@ -130,6 +134,7 @@ export function grantInTests(dir: string, what: { paths?: string[]; env?: string
   cur[tool] = {
     paths: [...(had.paths ?? []), ...(what.paths ?? [])],
     env: [...(had.env ?? []), ...(what.env ?? [])],
+    network: [...(had.network ?? []), ...(what.network ?? [])],
   };
   // JSON is YAML.
   writeFileSync(join(home, 'toolbox', 'grants.yaml'), JSON.stringify({ projects: testGrants }, null, 1), {

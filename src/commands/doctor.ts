@@ -80,6 +80,13 @@ export async function doctorCommand(
         `            ${(i.exists ? i.name : s.dim(i.name)).padEnd(i.exists ? 13 : 13 + s.dim('').length)} ${s.dim(i.what)}`,
       );
   }
+  if (r.networkGrants?.length)
+    for (const g of r.networkGrants)
+      line(
+        'warn',
+        'network',
+        `grants.yaml opens ${g.network.join(', ')} to ${g.tool === '*' ? 'every tool' : `'${g.tool}'`} of this project`,
+      );
   if (r.shared) {
     const sh = r.shared;
     line(

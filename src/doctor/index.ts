@@ -52,6 +52,8 @@ export interface DoctorReport {
   };
   deps?: { tools: number; ok: number; missing: string[] };
   state: { dir?: string; items: { name: string; path: string; exists: boolean; what: string }[] };
+  /** Loopback/private addresses the user's grants.yaml opens to this project's tools (tool id or "*"). */
+  networkGrants?: { tool: string; network: string[] }[];
   /** The shared state store in force (`--state`, $TOOLBOX_STATE_URL, the user's config), never its credentials. */
   shared?: SharedStateReport;
   problems: DoctorProblem[];
@@ -230,7 +232,11 @@ export async function runDoctor(
         message: `${k.file ?? 'toolbox.config.yaml'}:${k.line}:${k.column}: ${k.message}`,
         fix: k.hint,
       });
-    const oldGrants = legacyGrantsWarning(loadUserGrants(project.root), project.root);
+    const userGrants = loadUserGrants(project.root);
+    report.networkGrants = Object.entries(userGrants.tools)
+      .filter(([, g]) => g.network.length > 0)
+      .map(([tool, g]) => ({ tool, network: g.network }));
+    const oldGrants = legacyGrantsWarning(userGrants, project.root);
     if (oldGrants)
       problems.push({ severity: 'warning', area: 'grants', message: oldGrants.message, fix: oldGrants.hint });
     // The same checks every state read and write makes (util/state.ts): a link, another user's entry.

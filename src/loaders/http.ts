@@ -1,4 +1,5 @@
 import { ExitCode, ToolboxError } from '../errors.js';
+import { unlisted } from '../sandbox/egress/policy.js';
 import type { HttpConfig, ToolEntry } from '../contract/types.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
 import type { CallContext, Loader, LoadContext, ToolOutput } from './types.js';
@@ -92,6 +93,15 @@ async function perform(
   }
   const redact = redactor(refs.map((r) => ctx.env[r]!));
   const req = buildRequest(cfg, args, ctx.env, redact);
+  // A host list in sandbox.network holds for toolbox's own request too (the URL may come from an argument).
+  const port = Number(req.url.port) || (req.url.protocol === 'https:' ? 443 : 80);
+  const off = ctx.egress && unlisted(ctx.egress.listener.policy, req.url.hostname, port);
+  if (off)
+    throw new ToolboxError('network_refused', `the egress policy refused: ${off.message}`, {
+      exitCode: ExitCode.permission,
+      hint: off.hint,
+      details: { host: off.host, port: off.port, reason: off.reason },
+    });
   if (ctx.signal.aborted) throw cancelledError();
 
   const local = new AbortController();

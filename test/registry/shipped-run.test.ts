@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, REPO, spawnCli } from '../helpers.js';
+import { cli, grantInTests, REPO, spawnCli } from '../helpers.js';
 import { closedPort, listen } from './shipped-helpers.js';
 import { startSmtp } from './shipped-smtp.js';
 
@@ -120,7 +120,11 @@ describe('query_weather end to end', () => {
         );
       }
     });
-    base = `http://127.0.0.1:${await listen(server)}`;
+    const port = await listen(server);
+    base = `http://127.0.0.1:${port}`;
+    // The tool lists the Open-Meteo hosts; the stand-in on loopback is opened by the user's grant
+    // (a contract cannot list loopback: issue 33).
+    grantInTests(dir, { network: [`127.0.0.1:${port}`] }, 'query_weather');
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
@@ -137,6 +141,7 @@ describe('query_weather end to end', () => {
 
   it('offline: exit 4 and a message that says the service needs internet access', async () => {
     const port = await closedPort();
+    grantInTests(dir, { network: [`127.0.0.1:${port}`] }, 'query_weather');
     const r = await run(['run', 'query_weather', '--city', '北京', '--json'], {
       OPEN_METEO_GEOCODING_URL: `http://127.0.0.1:${port}/v1/search`,
     });
@@ -148,6 +153,8 @@ describe('query_weather end to end', () => {
 describe('send_email end to end', () => {
   it('refused without a permitted role (exit 7), delivered with --role assistant', async () => {
     const smtp = await startSmtp();
+    // The SMTP server on loopback is opened by the user's grant; the tool reaches it through SOCKS5.
+    grantInTests(dir, { network: [`127.0.0.1:${smtp.port}`] }, 'send_email');
     try {
       const env = {
         SMTP_HOST: '127.0.0.1',

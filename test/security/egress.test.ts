@@ -276,6 +276,16 @@ describe.each(confined)('tier %s: network open means a namespace of its own', (t
   });
 });
 
+it('doctor lists the network grants in force for the project', async () => {
+  grant('redis', [`127.0.0.1:${redisPort}`]);
+  try {
+    const r = await runOn(tiers[0]!, p.dir, ['doctor', '--json']);
+    expect(JSON.parse(r.stdout).networkGrants).toEqual([{ tool: 'redis', network: [`127.0.0.1:${redisPort}`] }]);
+  } finally {
+    ungrant();
+  }
+});
+
 describe.runIf(tiers.includes('none'))('tier none', () => {
   it(`a tool with the network open does not run (${expected('egress-direct-loopback', 'none')})`, async () => {
     const before = tcpSeen;

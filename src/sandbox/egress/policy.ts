@@ -23,7 +23,7 @@ export interface Refusal {
   host: string;
   port: number;
   /** not_listed: not in sandbox.network; address: a non-public address (or a name that has only those). */
-  reason: 'not_listed' | 'address' | 'unresolved';
+  reason: 'not_listed' | 'address';
   address?: string;
   addressClass?: AddressClass;
   message: string;
@@ -82,15 +82,8 @@ function grantHint(p: EgressPolicy, what: string): string {
   return `Only your own grant can open it: in ${GRANTS}, \`projects: { ${JSON.stringify(p.project ?? '<project real path>')}: { ${p.tool}: { network: [${JSON.stringify(what)}] } } }\` (a contract cannot grant itself the host's or the network's own services).`;
 }
 
-export type Decision = { ok: true; address: ParsedAddress } | { ok: false; refusal: Refusal };
-
-/** Whether `policy` lets the tool reach `rawHost:port`, and the one address to dial. */
-export async function decide(
-  policy: EgressPolicy,
-  rawHost: string,
-  port: number,
-  resolve: Resolver,
-): Promise<Decision> {
+/** The host as the policy sees it, and whether its list (or the user's grant) names it. */
+function listCheck(policy: EgressPolicy, rawHost: string, port: number) {
   const host = rawHost
     .trim()
     .toLowerCase()
@@ -99,15 +92,49 @@ export async function decide(
   const literal = parseAddress(host);
   const shown = literal ? literal.text : host;
   const dest = `${literal?.family === 6 ? `[${shown}]` : shown}:${port}`;
-  const refuse = (r: Omit<Refusal, 'host' | 'port'>): Decision => ({ ok: false, refusal: { host: shown, port, ...r } });
   const byNameGrant = !literal && policy.grants.some((g) => entryMatches(g, host, undefined, port));
-  const listed = policy.hosts === true || policy.hosts.some((h) => entryMatches(h, host, literal, port)) || byNameGrant;
-  if (!listed)
-    return refuse({
-      reason: 'not_listed',
-      message: `tool '${policy.tool}' may not reach ${dest}: it is not in its sandbox.network list`,
-      hint: `If the tool needs it, add ${JSON.stringify(literal ? dest : host)} to \`sandbox: { network: [...] }\`${policy.contractFile ? ` in ${policy.contractFile}` : ''}.`,
-    });
+  // The user's grant of an address or name holds whatever the contract's list says.
+  const listed =
+    policy.hosts === true ||
+    policy.hosts.some((h) => entryMatches(h, host, literal, port)) ||
+    byNameGrant ||
+    (literal !== undefined && grantOf(policy.grants, literal, port));
+  const refusal: Refusal | undefined = listed
+    ? undefined
+    : {
+        host: shown,
+        port,
+        reason: 'not_listed',
+        message: `tool '${policy.tool}' may not reach ${dest}: it is not in its sandbox.network list`,
+        hint: `If the tool needs it, add ${JSON.stringify(literal ? dest : host)} to \`sandbox: { network: [...] }\`${policy.contractFile ? ` in ${policy.contractFile}` : ''}.`,
+      };
+  return { host, literal, shown, dest, byNameGrant, refusal };
+}
+
+/**
+ * The refusal when `policy`'s host list does not name `host:port` (undefined when it does, or when
+ * the policy is `true`): what toolbox's own requests (the http loader) check before they go out.
+ */
+export function unlisted(policy: EgressPolicy, rawHost: string, port: number): Refusal | undefined {
+  return listCheck(policy, rawHost, port).refusal;
+}
+
+export type Decision =
+  { ok: true; address: ParsedAddress } | { ok: false; refusal: Refusal } | { ok: false; unreachable: string };
+
+/** Whether `policy` lets the tool reach `rawHost:port`, and the one address to dial. */
+export async function decide(
+  policy: EgressPolicy,
+  rawHost: string,
+  port: number,
+  resolve: Resolver,
+): Promise<Decision> {
+  const { host, literal, dest, byNameGrant, refusal } = listCheck(policy, rawHost, port);
+  if (refusal) return { ok: false, refusal };
+  const refuse = (r: Omit<Refusal, 'host' | 'port'>): Decision => ({
+    ok: false,
+    refusal: { host: literal ? literal.text : host, port, ...r },
+  });
   let addresses: ParsedAddress[];
   if (literal) addresses = [literal];
   // localhost & co mean this host whatever a resolver says (RFC 6761).
@@ -118,12 +145,8 @@ export async function decide(
     } catch {
       addresses = [];
     }
-    if (!addresses.length)
-      return refuse({
-        reason: 'unresolved',
-        message: `tool '${policy.tool}' asked for ${dest}, but the name does not resolve`,
-        hint: 'Check the host name.',
-      });
+    // Not a refusal: offline, or a name that does not exist (the proxy answers 502).
+    if (!addresses.length) return { ok: false, unreachable: `${host} does not resolve` };
   }
   // Only a checked address is ever dialled: a public one, or one the user granted. A name whose
   // every address is refused is refused, naming the first.

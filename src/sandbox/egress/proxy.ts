@@ -109,6 +109,7 @@ async function dial(
   stats: ProxyStats,
 ): Promise<{ upstream: Socket } | { refusal: Refusal } | { error: string }> {
   const d = await decide(l.policy, host, port, resolve);
+  if ('unreachable' in d) return { error: d.unreachable };
   if (!d.ok) {
     stats.refused++;
     l.log(d.refusal);
@@ -163,7 +164,7 @@ function readHead(c: Socket, first: Buffer): Promise<{ head: string; rest: Buffe
 
 function reply(c: Socket, status: string, body: string, extra = ''): void {
   c.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extra}\r\n${body}`,
+    `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\nX-Toolbox-Proxy: 1\r\n${extra}\r\n${body}`,
   );
 }
 
@@ -278,7 +279,7 @@ async function socks(c: Socket, first: Buffer, l: Listener, resolve: Resolver, s
   if (req[1] !== 1) return void c.end(socksReply(SOCKS.command));
   const r = await dial(l, host, p.readUInt16BE(0), resolve, stats);
   if ('refusal' in r) return void c.end(socksReply(SOCKS.notAllowed));
-  if ('error' in r) return void c.end(socksReply(r.error === 'ECONNREFUSED' ? SOCKS.refused : SOCKS.unreachable));
+  if ('error' in r) return void c.end(socksReply(r.error.includes('ECONNREFUSED') ? SOCKS.refused : SOCKS.unreachable));
   c.write(socksReply(SOCKS.ok));
   if (buf.b.length) r.upstream.write(buf.b);
   pipeBoth(c, r.upstream);
