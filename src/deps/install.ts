@@ -21,6 +21,7 @@ import { collect } from './collect.js';
 import { recordEnv } from './env-record.js';
 import { envDir, resolvePython } from './interpreter.js';
 import { pipPlan, type PipPlan } from './pip-plan.js';
+import { PIP_NET_ARGS, unreachableIndex, unreachableText } from '../util/index-bounds.js';
 import { shQuote } from './util.js';
 
 /** What --install did for one tool. */
@@ -174,7 +175,7 @@ async function venvAndPip(j: VenvJob, work: string): Promise<InstallResult> {
       `venv creation failed: ${tail(made.stderr || made.stdout || made.error || '')}`,
       `${j.display} -m venv ${dir}  (Debian: apt-get install python3-venv)`,
     );
-  const pipArgs = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
+  const pipArgs = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', ...PIP_NET_ARGS];
   let cwd = work;
   if (j.allowLocal) {
     // The user trusts this project: pip reads its requirements as they are (relative paths from their folder).
@@ -195,6 +196,11 @@ async function venvAndPip(j: VenvJob, work: string): Promise<InstallResult> {
     timeoutMs: 1_800_000,
     path: 'absolute',
   });
+  const gone = r.code !== 0 ? unreachableIndex(`${r.stderr}\n${r.stdout}`) : undefined;
+  if (gone) {
+    const t = unreachableText(gone, 'pip');
+    return fail(`pip install failed: ${t.error}`, t.fix);
+  }
   if (r.code !== 0)
     return fail(
       `pip install failed: ${tail(r.stderr || r.stdout || r.error || '')}`,

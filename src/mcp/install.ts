@@ -14,6 +14,7 @@ import { asVenv, runHost, trustInterpreter, type TrustedInterpreter } from '../u
 import { ownedRecord, recordOwned } from '../util/owned-dirs.js';
 import { treeHash } from '../util/tree-hash.js';
 import { npmConfigArgs } from './npm-config.js';
+import { NPM_NET_ARGS, PIP_NET_ARGS, unreachableIndex, unreachableText } from '../util/index-bounds.js';
 import { serverDirName } from '../lock/server-files.js';
 
 /** What was installed: written into each contract's loader_config.package (and toolbox.lock). */
@@ -84,6 +85,15 @@ function installFailed(
   r: { code: number | null; stderr: string; error?: string },
   fix: string,
 ): ToolboxError {
+  const gone = unreachableIndex(r.stderr);
+  if (gone) {
+    const t = unreachableText(gone, what.startsWith('npm') ? 'npm' : 'pip');
+    return new ToolboxError('server_install_failed', `${what} failed: ${t.error}`, {
+      exitCode: ExitCode.missingDeps,
+      hint: t.fix,
+      details: { index: gone.index },
+    });
+  }
   const tail = (r.error ?? r.stderr).trim().split('\n').slice(-8).join('\n');
   return new ToolboxError('server_install_failed', `${what} failed${tail ? `:\n${tail}` : ''}`, {
     exitCode: ExitCode.missingDeps,
@@ -180,6 +190,7 @@ export async function installNpmServer(
         );
         const cfg = npmConfigArgs(env);
         const args = ['install', '--save-exact', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', dir];
+        args.push(...NPM_NET_ARGS);
         args.push(...cfg.args, '--update-notifier=false');
         if (!opts.allowScripts) args.push('--ignore-scripts', '--git=/bin/false');
         let r;
@@ -301,6 +312,7 @@ export async function installPypiServer(
           '--quiet',
           '--report',
           report,
+          ...PIP_NET_ARGS,
         ];
         if (!opts.allowScripts) args.push('--only-binary', ':all:');
         const r = await runHost(asVenv(base, venv), [...args, version ? `${name}==${version}` : name], {
