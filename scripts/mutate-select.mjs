@@ -5,9 +5,19 @@ const files = (...names) => names.map((f) => `src/select/${f}.ts`).join(',');
 
 export const SELECT_PARTS = {
   // The ranking model: analysis, fields, query terms, scores, the cut-off.
-  'select-rank': files('model', 'lex-build', 'tokenize', 'fields', 'query', 'shape', 'small-talk'),
+  'select-rank': files(
+    'model',
+    'lex-build',
+    'tokenize',
+    'task-words',
+    'fields',
+    'query',
+    'shape',
+    'small-talk',
+    'why-empty',
+  ),
   // Text analysis: stemming, stop words, the glossary and translation, token counts.
-  'select-text': files('stem', 'stopwords', 'lexicon', 'han-fold', 'translate', 'tokens'),
+  'select-text': files('stem', 'stopwords', 'verbs', 'lexicon', 'han-fold', 'translate', 'tokens'),
   // Evaluation: metrics, the baseline replica, eval/compare/gate, routing conflicts.
   'select-eval': files('metrics', 'baseline', 'evaluate', 'compare', 'gate', 'routing', 'leave-out'),
   // Output and sessions: definitions, deferral, session context, dense retrieval.
@@ -43,6 +53,7 @@ export const PART_TESTS = {
     'shape',
     'translate',
     'small-talk',
+    'never-silent',
     'incremental',
     'select',
     'shipped',

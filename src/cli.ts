@@ -131,6 +131,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
         .default('human'),
     )
     .option('--call-id <id>', 'tool_use_id / call_id for --format tool-reference / tool-search-output')
+    .option('--explain [tools...]', 'say why the list is empty, and why each named tool is not in it')
     .action(lazy('select', 'selectCommand'));
 
   program

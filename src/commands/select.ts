@@ -5,6 +5,7 @@ import { printJson, type CommandContext } from '../output/context.js';
 import { renderTable } from '../output/table.js';
 import { selectTools, type Selection } from '../select/index.js';
 import { surfaceWords } from '../select/tokenize.js';
+import { describeEmpty } from '../select/why-empty.js';
 import { DEFINITION_FORMATS, toDefinitions, type DefinitionFormat } from '../select/definitions.js';
 import { toolReferenceResult, toolSearchOutput } from '../select/deferral.js';
 
@@ -47,9 +48,16 @@ export async function selectCommand(
       `--format ${format} needs --call-id: the id of the model's ${format === 'tool-reference' ? 'tool_use block (tool_use_id)' : 'tool_search_call (call_id)'} this answers`,
       `For example: toolbox select "${query.replace(/["\\$`]/g, '')}" --format ${format} --call-id ${format === 'tool-reference' ? 'toolu_01' : 'call_01'}`,
     );
+  const explain = Array.isArray(opts.explain)
+    ? (opts.explain as string[])
+        .flatMap((x) => x.split(','))
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
   const sel = await selectTools(project, query, {
     top,
     minScore,
+    explain,
     session: opts.session as string | undefined,
     tokens: true,
     env: ctx.io.env,
@@ -85,7 +93,7 @@ export async function selectCommand(
       ),
     );
   } else if (ctx.opts.json) printJson(ctx, toJson(sel));
-  else printHuman(ctx, sel);
+  else printHuman(ctx, sel, { detail: !!(opts.explain || ctx.opts.verbose), minScore });
   return 0;
 }
 
@@ -105,22 +113,20 @@ function toJson(sel: Selection) {
     tokens: sel.tokens,
     ...(sel.history ? { history: sel.history } : {}),
     ...(sel.withheld ? { withheld: sel.withheld } : {}),
+    ...(sel.empty ? { why_empty: sel.empty } : {}),
+    ...(sel.explained ? { explain: sel.explained } : {}),
     warnings: sel.warnings,
   };
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-function printHuman(ctx: CommandContext, sel: Selection): void {
+function printHuman(ctx: CommandContext, sel: Selection, o: { detail: boolean; minScore?: number }): void {
   const s = ctx.style;
-  if (!sel.results.length) {
-    ctx.io.stderr.write(
-      sel.withheld
-        ? `No tool for this caller: ${sel.withheld.join(', ')} fit${sel.withheld.length === 1 ? 's' : ''} "${sel.query}", but the caller may not use ${sel.withheld.length === 1 ? 'it' : 'them'} (permissions: the contract's permissions.roles or the config's permissions.tools; see --user/--role).\n`
-        : `No tool matches "${sel.query}". Try other words, or see every tool with \`toolbox list\`.\n`,
-    );
-    return;
-  }
+  // Why the list is empty (pinned tools aside), and where each tool named by --explain stands.
+  if (sel.empty) ctx.io.stderr.write(`${describeEmpty(sel.empty, sel.query, o)}\n`);
+  for (const v of sel.explained ?? []) ctx.io.stderr.write(`${s.bold(v.id)}: ${v.detail}\n`);
+  if (!sel.results.length) return;
   const words = surfaceWords(sel.query); // the user's words, not their stems
   // A glossary translation is shown as the query word it came from ("北京 (translated)"), never as a
   // stem; Chinese in the characters the user wrote (traditional ones are folded in the index).

@@ -13,7 +13,8 @@ import { scoreLeftOut, whyMatched, type LeaveOut } from './leave-out.js';
 import { RANK, topK, type RankParams } from './model.js';
 import { scoreAll } from './query.js';
 import { cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
-import { isSmallTalk } from './small-talk.js';
+import { smallTalk, type TaskWeight } from './small-talk.js';
+import { smallTalkWhy, verdict, whyNothing, type ToolVerdict, type WhyEmpty } from './why-empty.js';
 import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
 import { isStateUnsafe } from '../util/state.js';
 import { userSettingsFor } from '../policy/user-settings.js';
@@ -71,9 +72,29 @@ export interface Selection {
    * role-filtered list is short or empty. Only their ids, and only to the caller that asked.
    */
   withheld?: string[];
+  /** Why no tool was ranked (pinned tools aside): small talk, no match, permissions, cut-off. */
+  empty?: WhyEmpty;
+  /** Where the tools of SelectOptions.explain stand, and why they are not in the list. */
+  explained?: ToolVerdict[];
 }
 
 export type { LeaveOut } from './leave-out.js';
+export type { ToolVerdict, WhyEmpty } from './why-empty.js';
+
+/** What Selector.rank returns. */
+export interface Ranked {
+  results: SelectedTool[];
+  warnings: string[];
+  history: string[];
+  /** Tools above the query's cut-off that the caller may not use. */
+  withheld?: string[];
+  /** Why no tool was ranked (pinned tools aside). */
+  empty?: WhyEmpty;
+  /** The gate's verdict when the query is small talk. */
+  gate?: TaskWeight;
+  /** The lexical scores and covers of every tool, for verdicts(). */
+  scored?: { lexical: Float64Array; cover: Float64Array; allow?: (doc: number) => boolean; top: number };
+}
 
 export interface RankOptions extends CutOptions {
   /** Tools to score from these statistics instead of their postings (see LeaveOut). */
@@ -99,6 +120,8 @@ export interface SelectOptions extends Omit<RankOptions, 'session'> {
   tokens?: boolean;
   /** Record this selection in the session (default true when `session` is given). */
   record?: boolean;
+  /** Tool ids to explain: where each stands and why it is not in the list. */
+  explain?: readonly string[];
 }
 
 /** How many lexical candidates the dense score may reorder (never add to). */
@@ -150,17 +173,15 @@ export class Selector {
     };
   }
 
-  async rank(
-    query: string,
-    opts: RankOptions = {},
-  ): Promise<{ results: SelectedTool[]; warnings: string[]; history: string[]; withheld?: string[] }> {
+  async rank(query: string, opts: RankOptions = {}): Promise<Ranked> {
     const top = opts.top ?? this.project.config.select?.top ?? 5;
     const allow = this.allowed(opts.caller);
     const warnings: string[] = [];
     const explicit = explicitIds(query);
     if (explicit) return { results: this.named(explicit, allow, warnings), warnings, history: [] };
-    if (opts.cutoff !== false && isSmallTalk(query, opts.session, (id) => this.doc(id) !== undefined))
-      return { results: this.pinned([], allow, warnings), warnings, history: [] };
+    const gate = opts.cutoff !== false ? smallTalk(query, opts.session, (id) => this.doc(id) !== undefined) : undefined;
+    if (gate)
+      return { results: this.pinned([], allow, warnings), warnings, history: [], empty: smallTalkWhy(gate), gate };
     const ctx = contextQuery(query, opts.session, (opts.params ?? RANK).derived);
     const cover = new Float64Array(this.index.tools.length);
     const lexical = scoreAll(this.index.lex, ctx.query, opts.params ?? RANK, cover);
@@ -211,12 +232,37 @@ export class Selector {
       ...(dense ? { dense: dense[doc]! } : {}),
       ...(doc === exact ? { reason: 'exact' as const } : {}),
     }));
+    const empty = results.length
+      ? undefined
+      : whyNothing(lexical, cover, allow, (d) => this.index.tools[d]!.id, withheld);
     return {
       results: this.pinned(results, allow, warnings),
       warnings,
       history: ctx.history,
       ...(withheld.length ? { withheld } : {}),
+      ...(empty ? { empty } : {}),
+      scored: { lexical, cover, allow, top },
     };
+  }
+
+  /**
+   * Where each named tool stands for `query` and why it is not in the list `ranked` (what rank()
+   * returned for the same query and options): unknown, small talk, not allowed, no word matched,
+   * only single characters, under the relative cut-off or --min-score, or after the top K.
+   */
+  verdicts(ranked: Ranked, ids: readonly string[], opts: { minScore?: number } = {}): ToolVerdict[] {
+    const listed = ranked.results.filter((r) => r.reason !== 'pinned').map((r) => r.id);
+    return ids.map((id) =>
+      verdict(id, this.doc(id), {
+        listed,
+        gate: ranked.gate,
+        lexical: ranked.scored?.lexical,
+        cover: ranked.scored?.cover,
+        allow: ranked.scored?.allow,
+        top: ranked.scored?.top ?? 0,
+        minScore: opts.minScore,
+      }),
+    );
   }
 
   /** `results` and then the pinned tools (config `select.always`) not among them. */
@@ -369,14 +415,15 @@ export async function selectTools(
     if (!isStateUnsafe(e)) throw e;
     early.push(`session history not read: ${e.message}`);
   }
-  let { results, warnings, history, withheld } = await selector.rank(query, { ...opts, session });
+  let ranked = await selector.rank(query, { ...opts, session });
   // A large registry's index is trusted on its folders' fingerprints: check the answer's own files
   // (an in-place edit leaves the folder alone), and answer again from an updated index if one changed.
   const ix = selector.index;
-  if (ix.stale?.(results.map((r) => ix.tools.findIndex((t) => t.id === r.id)))) {
+  if (ix.stale?.(ranked.results.map((r) => ix.tools.findIndex((t) => t.id === r.id)))) {
     selector = await openSelector(target, { tokens: opts.tokens, full: true });
-    ({ results, warnings, history, withheld } = await selector.rank(query, { ...opts, session }));
+    ranked = await selector.rank(query, { ...opts, session });
   }
+  const { results, warnings, history } = ranked;
   warnings.unshift(...early);
   if (opts.session && opts.record !== false && early.length === 0) {
     try {
@@ -398,6 +445,8 @@ export async function selectTools(
       : {}),
     warnings: [...selector.warnings(), ...warnings],
     ...(session ? { history } : {}),
-    ...(withheld ? { withheld } : {}),
+    ...(ranked.withheld ? { withheld: ranked.withheld } : {}),
+    ...(ranked.empty ? { empty: ranked.empty } : {}),
+    ...(opts.explain?.length ? { explained: selector.verdicts(ranked, opts.explain, opts) } : {}),
   };
 }

@@ -5,7 +5,9 @@ import type { Diagnostic } from '../contract/diagnostic.js';
 import { parseYamlSource } from '../contract/yaml-source.js';
 import type { Registry } from '../registry/registry.js';
 import { docStats } from './model.js';
-import { parseQuery, scoreAll, scoreDoc } from './query.js';
+import { parseQuery, scoreAll, scoreDocCover } from './query.js';
+import { cutOff } from './shape.js';
+import { smallTalk } from './small-talk.js';
 import { openIndex } from './store.js';
 
 /**
@@ -16,6 +18,10 @@ import { openIndex } from './store.js';
  * The example being tested is left out of its own tool (leave-one-out): otherwise every example
  * would trivially find itself in the `examples` field and the check could never fail. What is
  * measured is whether the rest of the contract (and its other examples) routes the query.
+ *
+ * An example that would select nothing is reported too (issue 35): one the small-talk gate stops
+ * ("what day is it today" before the gate knew questions for a date), or one whose tool `select`
+ * would cut off (it matches only single characters, or scores under the relative cut-off).
  */
 export async function checkRouting(
   registry: Registry,
@@ -42,9 +48,35 @@ export async function checkRouting(
     if (self === undefined) continue;
     let locate: ((j: number) => { line: number; column: number }) | undefined;
     c.examples!.forEach((example, j) => {
+      const report = (message: string, won?: string) => {
+        locate ??= exampleLocator(entry.file);
+        const at = locate(j);
+        out.push({
+          file: entry.file,
+          line: at.line,
+          column: at.column,
+          severity: 'warning',
+          rule: 'routing',
+          message,
+          path: `examples.${j}`,
+          hint: won
+            ? `Make the description say what sets '${c.id}' apart from '${won}' (and use the words people use), or fix the example.`
+            : `Use the example's words in the description, name or parameters of '${c.id}'.`,
+        });
+      };
+      const gate = smallTalk(example, undefined, (id) => pos.has(id));
+      if (gate) {
+        report(
+          `example "${example}" selects nothing: it reads as small talk (task weight ${Math.round(gate.weight * 100) / 100}, 1 needed)`,
+        );
+        return;
+      }
       const q = parseQuery(example);
-      const scores = scoreAll(index.lex, q);
-      scores[self] = scoreDoc(index.lex, docStats({ ...c, examples: c.examples!.filter((_, k) => k !== j) }), q);
+      const cover = new Float64Array(index.tools.length);
+      const scores = scoreAll(index.lex, q, undefined, cover);
+      const own = scoreDocCover(index.lex, docStats({ ...c, examples: c.examples!.filter((_, k) => k !== j) }), q);
+      scores[self] = own.score;
+      cover[self] = own.cover;
       const mine = scores[self]!;
       let rank = 1;
       let winner = -1;
@@ -53,26 +85,28 @@ export async function checkRouting(
         if (scores[i]! > mine || (scores[i] === mine && i < self && mine > 0)) rank++;
         if (winner < 0 || scores[i]! > scores[winner]!) winner = i;
       }
-      if (mine > 0 && rank <= opts.top) return;
-      locate ??= exampleLocator(entry.file);
-      const at = locate(j);
       const won = winner >= 0 && scores[winner]! > 0 ? index.tools[winner]!.id : undefined;
+      if (mine > 0 && rank <= opts.top) {
+        // In the top K by score, but would select show it? The cut-off drops single-character matches.
+        const order = [...scores.keys()].filter((d) => scores[d]! >= mine && scores[d]! > 0);
+        if (
+          cutOff(
+            order.sort((a, b) => scores[b]! - scores[a]!),
+            scores,
+            cover,
+          ).includes(self)
+        )
+          return;
+        report(
+          `example "${example}" ranks tool '${c.id}' #${rank} but select would cut it off (it matches only single characters of the example, or scores under 0.2 × the first tool)`,
+        );
+        return;
+      }
       const message =
         mine === 0
           ? `example "${example}" does not match tool '${c.id}' at all${won ? `; '${won}' ranks first` : ''}`
           : `example "${example}" ranks tool '${c.id}' #${rank}, not in the top ${opts.top}; '${won}' ranks first`;
-      out.push({
-        file: entry.file,
-        line: at.line,
-        column: at.column,
-        severity: 'warning',
-        rule: 'routing',
-        message,
-        path: `examples.${j}`,
-        hint: won
-          ? `Make the description say what sets '${c.id}' apart from '${won}' (and use the words people use), or fix the example.`
-          : `Use the example's words in the description, name or parameters of '${c.id}'.`,
-      });
+      report(message, won);
     });
   }
   return out;

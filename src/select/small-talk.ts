@@ -9,7 +9,9 @@ import type { Session } from '../policy/session.js';
 import { isFollowUp } from './context.js';
 import { openLexicon } from './lexicon.js';
 import { CUTOFF } from './shape.js';
-import { core, MATH_TERM, taskWords } from './tokenize.js';
+import { core, MATH_TERM } from './tokenize.js';
+import { taskWords } from './task-words.js';
+import { isVerb } from './verbs.js';
 
 /**
  * The gate's constants. `common`, `rare`: a word's weight falls with the log of its rank among the
@@ -92,39 +94,87 @@ export function aboutAssistant(norm: string): boolean {
   return false;
 }
 
-/**
- * How much task a query names. Each distinct word it keeps after stop words and small talk counts 1,
- * a word of time or of chat topics (today, weekend, 今天, 吃饭) TALK.weak. An arithmetic expression
- * ("17*23", "345 times 12", "128乘64") is a task on its own: the weight is then at least
- * CUTOFF.minContent, whatever is around it ("nice one! and 345 times 12?"). A query that is
- * conversation (small talk in it: hi, thanks, great, sorry, 你好, 谢谢; or a question to the
- * assistant about itself: "what's your name?", "你是机器人吗") costs TALK.social, and its
- * words count only as much as they are rare in everyday talk (`informative`): "nice work" (work
- * 0.56), "what's your name?" (name 0.64) and "amazing, it worked first time" name no task, "thanks!
- * convert 5 miles to km" does. A query with neither is judged by its words alone, as written: "what
- * time is it" is a task. Bigrams and characters are other views of a query's words and add nothing.
- */
-export function contentWeight(text: string): number {
-  const { words, social, norm } = taskWords(text);
-  const chat = social || aboutAssistant(norm);
-  let w = 0;
-  let math = false;
-  for (const x of words) {
-    const most = x.weak ? TALK.weak : 1;
-    if (x.term === MATH_TERM) math = true;
-    else w += chat ? Math.min(most, informative(x.surface)) : most;
-  }
-  if (chat) w -= TALK.social;
-  return math ? Math.max(w + 1, CUTOFF.minContent) : w;
+/** One word of a query as the gate weighs it. */
+export interface GateWord {
+  word: string;
+  weight: number;
+  /** Why it counts less than 1: a word of time or chat topics, or common in everyday talk (in conversation). */
+  less?: 'time or chat topic' | 'common in everyday talk';
+}
+
+/** How much task a query names, and why (`select --explain`, `why_empty`). */
+export interface TaskWeight {
+  weight: number;
+  words: GateWord[];
+  /** Small talk in it, or a question to the assistant about itself: costs TALK.social. */
+  conversation: boolean;
+  /** What makes it a task whatever surrounds it. */
+  mark?: 'expression' | 'number' | 'question' | 'imperative';
 }
 
 /**
- * Whether `query` names too little task to select anything: a greeting, thanks, chit-chat. A
- * tool's id (`isToolId`), and a follow-up that leaves the task to the session's earlier turns
- * ("and tomorrow?"), are never small talk.
+ * How much task a query names. Each distinct word it keeps after stop words and small talk counts 1,
+ * a word of time or of chat topics (today, weekend, 今天, 吃饭) TALK.weak. A query that is
+ * conversation (small talk in it: hi, thanks, great, sorry, 你好, 谢谢; or a question to the
+ * assistant about itself: "what's your name?", "你是机器人吗") costs TALK.social, and its words
+ * count only as much as they are rare in everyday talk (`informative`): "nice work" (work 0.56),
+ * "what's your name?" (name 0.64) and "amazing, it worked first time" name no task, "thanks!
+ * convert 5 miles to km" does. A query with neither is judged by its words alone, as written: "what
+ * time is it" is a task. Bigrams and characters are other views of a query's words and add nothing.
+ *
+ * Some marks make a query a task whatever pleasantries surround it (issue 35; the weight is then at
+ * least CUTOFF.minContent): an arithmetic expression ("17*23", "2 to the power of 20", "128乘64"); a
+ * number, date or amount beside a word ("in 100 days", "1000 USD", "which day is 2025-01-01"); a
+ * question for a date or time ("what day is it today", "what week of the year is it", 星期几); and
+ * an imperative: a clause that opens with a verb of a request (verbs.ts: "unmute everyone",
+ * "thanks! now delete it").
  */
-export function isSmallTalk(query: string, session: Session | undefined, isToolId: (id: string) => boolean): boolean {
-  if (contentWeight(query) >= CUTOFF.minContent) return false;
-  if (isToolId(query.trim())) return false;
-  return !(session?.events.length && isFollowUp(query));
+export function weighTask(text: string): TaskWeight {
+  const tw = taskWords(text);
+  const chat = tw.social || aboutAssistant(tw.norm);
+  let w = 0;
+  let math = false;
+  const words: GateWord[] = [];
+  for (const x of tw.words) {
+    if (x.term === MATH_TERM) {
+      math = true;
+      continue;
+    }
+    const most = x.weak ? TALK.weak : 1;
+    const weight = chat ? Math.min(most, informative(x.surface)) : most;
+    w += weight;
+    const less = weight < 1 ? (weight === most ? 'time or chat topic' : 'common in everyday talk') : undefined;
+    words.push({ word: x.surface, weight, ...(less ? { less } : {}) });
+  }
+  if (chat) w -= TALK.social;
+  let mark: TaskWeight['mark'];
+  if (math) mark = 'expression';
+  else if (tw.number && words.length) mark = 'number';
+  else if (tw.asked) mark = 'question';
+  else if (tw.leads.some(isVerb)) mark = 'imperative';
+  const weight = mark ? Math.max(w + 1, CUTOFF.minContent) : w;
+  return { weight, words, conversation: chat, ...(mark ? { mark } : {}) };
 }
+
+/** How much task a query names (see weighTask). */
+export const contentWeight = (text: string): number => weighTask(text).weight;
+
+/**
+ * The gate's verdict when `query` names too little task to select anything (a greeting, thanks,
+ * chit-chat), else undefined. A tool's id (`isToolId`), and a follow-up that leaves the task to the
+ * session's earlier turns ("and tomorrow?"), are never small talk.
+ */
+export function smallTalk(
+  query: string,
+  session: Session | undefined,
+  isToolId: (id: string) => boolean,
+): TaskWeight | undefined {
+  const g = weighTask(query);
+  if (g.weight >= CUTOFF.minContent) return undefined;
+  if (isToolId(query.trim())) return undefined;
+  return session?.events.length && isFollowUp(query) ? undefined : g;
+}
+
+/** Whether `query` names too little task to select anything (see smallTalk). */
+export const isSmallTalk = (query: string, session: Session | undefined, isToolId: (id: string) => boolean): boolean =>
+  smallTalk(query, session, isToolId) !== undefined;

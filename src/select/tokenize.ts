@@ -1,6 +1,6 @@
 import { foldHan } from './han-fold.js';
 import { stem } from './stem.js';
-import { isSocial, QUERY_STOP, QUERY_STOP_ZH, STOP, STOP_CHARS, WEAK_WORDS } from './stopwords.js';
+import { isSocial, QUERY_STOP, QUERY_STOP_ZH, SOCIAL_ZH, STOP, STOP_CHARS, WEAK_WORDS } from './stopwords.js';
 
 /**
  * How a term was produced. Chinese text has no spaces, so it is indexed three ways: the words
@@ -19,23 +19,25 @@ export interface Token {
   kind: Kind;
 }
 
-const CJK_RUN = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]+/u;
-const SCAN =
+export const CJK_RUN = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]+/u;
+export const SCAN =
   /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}ー]+|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])[\p{L}\p{N}\p{M}])+/gu;
-const DIGITS = /^\d+$/;
+export const DIGITS = /^\d+$/;
 const ACRONYM = /\b(?:\p{L}\.){2,}/gu;
 // An arithmetic expression: numbers joined by operators, with parentheses and function calls
 // ("17*23", "(3+4)*2^10", "144 / 12 + 7", "3×(4+5)÷2", "sqrt(144) + log(100, 10)"). A minus counts
 // only with a space after it ("17 - 5"): unspaced it is as often a range or an identifier (5-10,
 // x86-64). Operators may be spelled, between spaces ("345 times 12", "7 plus 8", "100 divided by
 // 7") or in Chinese ("128乘64", "3加5", "100除以7"). Dates are taken out first (2024-05-01, 1/2/2024).
-const OPERATOR =
-  '\\*\\*|[+*/×÷^]|-(?=\\s)|(?<=\\s)(?:times|plus|minus|(?:divided|multiplied) by)(?=\\s)|乘以|乘|加上|加|減去|减去|減|减|除以';
+// Powers are spelled too (issue 35): "2 to the power of 20", "3 raised to 4", "2的10次方".
+const SPELLED_OPS =
+  '(?<=\\s)(?:times|plus|minus|(?:divided|multiplied) by|to the power of|raised to(?: the power of)?)(?=\\s)';
+const OPERATOR = `\\*\\*|[+*/×÷^]|-(?=\\s)|${SPELLED_OPS}|乘以|乘|加上|加|減去|减去|減|减|除以|的(?=\\s*\\d[\\d.,]*\\s*次[方幂冪])`;
 const EXPR = new RegExp(
   `(?:\\(\\s*)*\\d[\\d.,]*\\)*(?:\\s*(?:${OPERATOR})\\s*(?:\\p{L}+\\()?\\(*\\s*\\d[\\d.,]*\\)*)+`,
   'gu',
 );
-const MAY_MATH = /[\d)]\s*(?:[+*/×÷^]|-\s|times\s|plus\s|minus\s|divided\s|multiplied\s|[乘加減减除])/;
+const MAY_MATH = /[\d)]\s*(?:[+*/×÷^]|-\s|times\s|plus\s|minus\s|divided\s|multiplied\s|to\s|raised\s|[乘加減减除的])/;
 const DATE = /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}/g;
 
 /**
@@ -52,7 +54,7 @@ export function expressions(norm: string): string[] {
   return [...norm.replace(DATE, ' ').matchAll(EXPR)].map((m) => m[0].replace(/[\s.,]+$/, ''));
 }
 
-const SPELLED = /(?<=\s)(?:times|plus|minus|(?:divided|multiplied) by)(?=\s)|乘以|乘|加上|加|減去|减去|減|减|除以/g;
+const SPELLED = new RegExp(`${SPELLED_OPS}|乘以|乘|加上|加|減去|减去|減|减|除以|的`, 'g');
 
 /**
  * `norm` with the spelled operators of its expressions `exprs` blanked: in "345 times 12" and
@@ -93,14 +95,16 @@ export function core(word: string): string {
   return word.slice(a, b);
 }
 
-/** Whether a query's segmented word is small talk, also with particles glued on (好呀, 谢谢啦). */
+/** Whether a query's segmented word is small talk or a filler, also with particles glued on (好呀, 谢谢啦). */
 const noTask = (word: string): boolean => QUERY_STOP_ZH.has(word) || QUERY_STOP_ZH.has(core(word));
+/** Whether it is small talk proper (谢谢, 你好), which makes a query conversation; fillers (知道, 麻烦) do not. */
+const chatty = (word: string): boolean => SOCIAL_ZH.has(word) || SOCIAL_ZH.has(core(word));
 
 /**
  * Whether a segmented word is a stop word with particles glued on (你在, 了吗): the ranking keeps it
  * as the document side does, but it names no task.
  */
-const glued = (word: string): boolean => {
+export const glued = (word: string): boolean => {
   const c = core(word);
   return c !== word && (c === '' || STOP.has(c));
 };
@@ -109,7 +113,7 @@ const glued = (word: string): boolean => {
  * A run of CJK text as words, bigrams and characters. In a `query`, small-talk words (你好, 谢谢,
  * 辛苦 …) are dropped with every bigram and character they touch, so that 谢谢你辛苦了 leaves nothing.
  */
-function cjk(text: string, emit: Emit, query = false, onSmallTalk?: () => void): void {
+export function cjk(text: string, emit: Emit, query = false, onSmallTalk?: () => void): void {
   const run = foldHan(text);
   for (let start = 0; start < run.length; start += MAX_SEGMENT) {
     const piece = run.slice(start, start + MAX_SEGMENT);
@@ -120,7 +124,7 @@ function cjk(text: string, emit: Emit, query = false, onSmallTalk?: () => void):
       wordAt.set(s.index, s.segment);
       if (query && noTask(s.segment)) {
         (social ??= new Uint8Array(piece.length + 1)).fill(1, s.index, s.index + s.segment.length);
-        onSmallTalk?.();
+        if (chatty(s.segment)) onSmallTalk?.();
         continue;
       }
       if (!STOP.has(s.segment)) emit(s.segment, Kind.Word);
@@ -188,55 +192,6 @@ export function analyse(text: string, query: boolean, emit: Emit): void {
     if (query && (QUERY_STOP.has(t) || isSocial(t))) continue;
     emit(stem(t), Kind.Word);
   }
-}
-
-/** One word a query keeps after stop words and small talk (see taskWords). */
-export interface TaskWord {
-  /** The term it is indexed as (an English stem, a Chinese word, MATH_TERM). */
-  term: string;
-  /** As written, lower case (the expression, for MATH_TERM). */
-  surface: string;
-  /** A word of time or of chat topics (today, weekend, 今天, 吃饭). */
-  weak: boolean;
-}
-
-/**
- * What a query says beyond small talk, for the small-talk gate (small-talk.ts): its distinct words
- * after stop words and small talk (bigrams and characters are other views of those words and are
- * left out; an arithmetic expression is one word), whether it has small talk in it (hi, thanks,
- * sorry, perfectly, 你好, 谢谢), and its normalised, lower-cased text. English words are judged as
- * written (the lists hold their forms: "meet" is chat, "meeting" a task).
- */
-export function taskWords(text: string): { words: TaskWord[]; social: boolean; norm: string } {
-  const seen = new Set<string>();
-  const words: TaskWord[] = [];
-  let social = false;
-  const add = (term: string, surface: string, weak: boolean) => {
-    if (seen.has(term)) return;
-    seen.add(term);
-    words.push({ term, surface, weak });
-  };
-  const lower = splitIdentifiers(text.normalize('NFKC')).toLowerCase();
-  const exprs = expressions(lower);
-  for (const e of exprs) add(MATH_TERM, e, false);
-  const norm = blankOperators(lower, exprs);
-  for (const m of norm.matchAll(SCAN)) {
-    const t = m[0];
-    if (CJK_RUN.test(t)) {
-      cjk(
-        t,
-        (term, kind) => {
-          if (kind === Kind.Word && !glued(term)) add(term, term, WEAK_WORDS.zh.has(term));
-        },
-        true,
-        () => (social = true),
-      );
-      continue;
-    }
-    if (isSocial(t)) social = true;
-    else if (!STOP.has(t) && !QUERY_STOP.has(t) && !DIGITS.test(t)) add(stem(t), t, WEAK_WORDS.en.has(t));
-  }
-  return { words, social, norm };
 }
 
 /**
