@@ -1,6 +1,6 @@
 import { foldHan } from './han-fold.js';
 import { stem } from './stem.js';
-import { isSocial, QUERY_STOP, QUERY_STOP_ZH, SOCIAL_ZH, STOP, STOP_CHARS, WEAK_WORDS } from './stopwords.js';
+import { isSocial, QUERY_STOP, QUERY_STOP_ZH, SOCIAL_ZH, STOP, STOP_CHARS } from './stopwords.js';
 
 /**
  * How a term was produced. Chinese text has no spaces, so it is indexed three ways: the words
