@@ -43,6 +43,19 @@ export function paramsIn(template: string): string[] {
   return [...template.matchAll(PARAM)].map((m) => m[1]!);
 }
 
+/**
+ * The `{{param}}`s in the part of an http URL template that decides who receives the request: the
+ * scheme, user info, host and port (everything before the path, query or fragment; all of it when
+ * the template does not spell out `scheme://`, as in `{{base}}/items`). A secret must never go to
+ * an address an argument picks.
+ */
+export function originParams(url: string): string[] {
+  const i = url.indexOf('://');
+  const start = i < 0 ? 0 : i + 3;
+  const end = url.slice(start).search(/[/?#]/);
+  return paramsIn(url.slice(0, end < 0 ? url.length : start + end));
+}
+
 /** Replace every `{{param}}` in a string; `encode` is applied to each substituted value (e.g. encodeURIComponent). */
 export function fill(
   template: string,

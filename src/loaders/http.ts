@@ -5,7 +5,7 @@ import { ToolRunError } from '../sandbox/tool-run-error.js';
 import type { CallContext, Loader, LoadContext, ToolOutput } from './types.js';
 import { cancelledError, limitError } from './util/outcome.js';
 import { buildRequest, redactor, type HttpRequest } from './util/http-request.js';
-import { envRefs } from '../contract/template.js';
+import { envRefs, originParams } from '../contract/template.js';
 
 const REACH: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -36,6 +36,25 @@ function checkEnvAllowed(entry: ToolEntry, cfg: HttpConfig): string[] {
     );
   }
   return refs;
+}
+
+/**
+ * A contract whose URL takes its scheme, host, port or user info from an argument sends nothing from
+ * the environment: the caller would choose who receives the secret.
+ */
+function checkSecretOrigin(entry: ToolEntry, cfg: HttpConfig, refs: string[]): void {
+  const chosen = originParams(cfg.url);
+  if (chosen.length === 0 || refs.length === 0) return;
+  throw new ToolboxError(
+    'http_secret_to_argument_host',
+    `tool '${entry.contract.id}' sends \${${refs[0]}} to a URL whose host comes from the argument '${chosen[0]}': the caller would choose who receives it`,
+    {
+      exitCode: ExitCode.registry,
+      location: { file: entry.file, line: entry.line },
+      hint: `Write the host in the contract's url (or take it from your environment, \${API_HOST}), or send no \${VAR} (${entry.file}).`,
+      details: { parameter: chosen[0], variable: refs[0] },
+    },
+  );
 }
 
 /** Read the body, stopping (and aborting the request) past `cap` bytes. */
@@ -209,6 +228,7 @@ export const loader: Loader = {
   async load(ctx: LoadContext) {
     const cfg = ctx.entry.contract.loader_config as unknown as HttpConfig;
     const refs = checkEnvAllowed(ctx.entry, cfg);
+    checkSecretOrigin(ctx.entry, cfg, refs);
     return { call: (args, call) => perform(ctx.entry, cfg, refs, args, call) };
   },
 };

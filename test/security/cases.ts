@@ -76,6 +76,12 @@ export const CASES = {
     outcome: 'blocked',
   },
   'http-dot-segment': { item: 8, attack: 'a `{{param}}` path value of `..` climbs the URL path', outcome: 'refused' },
+  'http-secret-argument-host': {
+    item: '33.4',
+    attack:
+      'an `http` contract takes its host, port, scheme or user info from an argument (`http://{{host}}/…`) and sends `X-Api-Key: ${API_KEY}`',
+    outcome: 'refused',
+  },
   'http-cross-origin-redirect': {
     item: 8,
     attack: 'a 302 to another origin would receive `X-Api-Key`',

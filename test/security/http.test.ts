@@ -1,4 +1,5 @@
 // Item 8: the http loader keeps secrets and paths in place (real loopback servers).
+// Issue 33 item 4: a secret never goes to a host, port, scheme or user info an argument picks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Runtime } from '../../src/runtime/runtime.js';
@@ -6,7 +7,7 @@ import { resolveProject } from '../../src/config.js';
 import type { ToolboxError } from '../../src/errors.js';
 import { expected } from './cases.js';
 import { contract, project } from './helpers.js';
-import { grantInTests } from '../helpers.js';
+import { cli, grantInTests } from '../helpers.js';
 
 const SECRET = 'sk-live/4711 top+secret';
 const seen: { server: string; url: string; headers: IncomingHttpHeaders }[] = [];
@@ -47,7 +48,15 @@ beforeAll(async () => {
       `{ url: "${url}", headers: { X-Api-Key: "\${API_KEY}" } }`,
       'sandbox: { network: true, env: [API_KEY] }',
     );
+  const keyed = (id: string, cfg: string) => contract(id, 'http', cfg, 'sandbox: { network: true, env: [API_KEY] }');
   p = project({
+    // The caller picks the receiver: host, port, scheme and host, user info, the whole base.
+    'tool_registry/pick_host.yaml': tool('pick_host', 'http://{{x}}/collect'),
+    'tool_registry/pick_port.yaml': tool('pick_port', 'http://127.0.0.1:{{x}}/collect'),
+    'tool_registry/pick_base.yaml': tool('pick_base', '{{x}}/collect'),
+    'tool_registry/pick_user.yaml': tool('pick_user', `http://{{x}}@127.0.0.1:${b.port}/collect`),
+    'tool_registry/pick_query.yaml': keyed('pick_query', '{ url: "http://{{x}}/q", query: { key: "${API_KEY}" } }'),
+    'tool_registry/pick_body.yaml': keyed('pick_body', '{ url: "http://{{x}}/q", body: { key: "${API_KEY}" } }'),
     'tool_registry/user.yaml': tool('user', `http://127.0.0.1:${a.port}/api/users/{{x}}/profile`),
     'tool_registry/redir.yaml': tool('redir', `http://127.0.0.1:${a.port}/redirect`),
     'tool_registry/echo.yaml': tool('echo', `http://127.0.0.1:${a.port}/echo`),
@@ -97,5 +106,43 @@ describe('item 8: the http loader', () => {
       Buffer.from(SECRET).toString('hex'),
     ])
       expect(r.message).not.toContain(form);
+  });
+
+  it('a secret never goes to an address an argument picks: run refuses before any request, validate says where', async () => {
+    expect(expected('http-secret-argument-host', 'none')).toBe('refused');
+    seen.length = 0;
+    const other = `127.0.0.1:${b.port}`;
+    const tries: [string, string][] = [
+      ['pick_host', other],
+      ['pick_port', String(b.port)],
+      ['pick_base', `http://${other}`],
+      ['pick_user', 'me'],
+      ['pick_query', other],
+      ['pick_body', other],
+    ];
+    for (const [id, x] of tries) {
+      const r = await call(id, x);
+      expect([id, r.code, (r as { error?: string }).error]).toEqual([id, 3, 'http_secret_to_argument_host']);
+      expect(r.message).not.toContain(SECRET);
+    }
+    expect(seen).toEqual([]); // neither server heard anything
+    // An argument in the path of a fixed host is fine: the key goes where the contract says.
+    expect((await call('user', 'ada')).result).toEqual({ path: '/api/users/ada/profile' });
+    expect(seen.map((s) => [s.server, s.headers['x-api-key']])).toEqual([['api', SECRET]]);
+    const v = await cli(['validate', '--no-routing', '--json'], { cwd: p.dir, env: { API_KEY: SECRET } });
+    const found = (v.json.diagnostics as { rule: string; file: string; line: number; column: number }[])
+      .filter((d) => d.rule === 'loader-secret-host')
+      .map((d) => `${d.file.split('/').pop()}:${d.line}:${d.column}`)
+      .sort();
+    // At the entry that carries the secret (the header's, the query's, the body's key).
+    expect(found).toEqual([
+      'pick_base.yaml:7:51',
+      'pick_body.yaml:7:49',
+      'pick_host.yaml:7:58',
+      'pick_port.yaml:7:68',
+      'pick_query.yaml:7:50',
+      'pick_user.yaml:7:74',
+    ]);
+    expect(v.code).toBe(1);
   });
 });

@@ -25,6 +25,13 @@ export const RUNNABLE_RULES: RuleMeta[] = [
     docs: 'The tool only sees allow-listed variables: every call fails with env_not_allowed (exit 3). List it in sandbox.env.',
   },
   {
+    id: 'loader-secret-host',
+    severity: 'error',
+    description:
+      'An http tool whose url takes its scheme, host, port or user info from an argument sends a ${VAR} (a header, the query, the body).',
+    docs: 'The caller would choose who receives the secret: run refuses with http_secret_to_argument_host (exit 3). Write the host in the url, or take it from your environment.',
+  },
+  {
     id: 'loader-module',
     severity: 'error',
     description:

@@ -3,7 +3,7 @@
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { networkOpen, type CommandConfig, type HttpConfig, type McpConfig } from '../../contract/types.js';
-import { envRefs, paramsIn } from '../../contract/template.js';
+import { envRefs, originParams, paramsIn } from '../../contract/template.js';
 import type { PathSeg } from '../../contract/yaml-source.js';
 import { findOnPath } from '../../util/which.js';
 import type { RunnableFinding, RunnableTool } from './types.js';
@@ -35,6 +35,18 @@ export function checkRequests(t: RunnableTool): RunnableFinding[] {
   if (c.loader === 'http') {
     const allowed = new Set(c.sandbox?.env ?? []);
     const cfg = c.loader_config as unknown as HttpConfig;
+    const chosen = typeof cfg.url === 'string' ? originParams(cfg.url) : [];
+    if (chosen.length)
+      for (const key of ['url', 'headers', 'query', 'body'] as const)
+        for (const s of strings(cfg[key], ['loader_config', key]))
+          for (const name of envRefs([s.text]))
+            out.push({
+              tool: t,
+              rule: 'loader-secret-host',
+              path: s.path,
+              message: `\${${name}} goes to a URL whose host comes from the argument '${chosen[0]}': the caller would choose who receives it (run refuses: http_secret_to_argument_host, exit 3)`,
+              hint: 'Write the host in the url (or take it from your environment, ${API_HOST}), or send no ${VAR}.',
+            });
     const seen = new Set<string>();
     for (const key of ['url', 'headers', 'query', 'body'] as const)
       for (const s of strings(cfg[key], ['loader_config', key]))

@@ -17,4 +17,5 @@ export interface RunnableFinding {
   hint: string;
 }
 
-export type RunnableRule = 'loader-network' | 'loader-env' | 'loader-module' | 'loader-function' | 'loader-program';
+export type RunnableRule =
+  'loader-network' | 'loader-env' | 'loader-secret-host' | 'loader-module' | 'loader-function' | 'loader-program';
