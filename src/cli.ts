@@ -220,6 +220,15 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .option('--global-in-flight <n>', 'with --http: requests in flight in total (across replicas with --state)')
     .option('--trust-proxy', "with --http: a client's address is the last X-Forwarded-For entry (behind a balancer)")
     .option('--page-size <n>', 'tools per page of tools/list (default 100)')
+    .option(
+      '--allow-unsandboxed',
+      "with --http on a non-loopback address: start even when the sandbox tier is 'none' (tools unconfined)",
+    )
+    .addOption(
+      new Option('--log-format <format>', 'with --http: json: one JSON line per request and message on stderr')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
     .option('--sampling-requests <n>', 'sampling requests a tool may send the client per call (default 5; 0: none)')
     .option('--sampling-max-tokens <n>', "maxTokens of a tool's sampling request is capped at this (default 1024)")
     .addOption(

@@ -3,12 +3,14 @@ import type { ServeCore } from '../serve/core.js';
 import { parseRate, type ClientLimitSettings } from '../serve/client-limits.js';
 import { requireDuration } from '../runtime/duration.js';
 import { usageError } from '../errors.js';
+import type { RequestLogEntry } from '../serve/request-log.js';
 
 /** `serve --http`'s own flags, checked before anything starts. */
 export interface HttpFlags {
   drainMs: number;
   clients: Omit<ClientLimitSettings, 'perClient'>;
   trustProxy: boolean;
+  logFormat: 'text' | 'json';
 }
 
 export function parseHttpFlags(opts: Record<string, unknown>): HttpFlags {
@@ -31,7 +33,15 @@ export function parseHttpFlags(opts: Record<string, unknown>): HttpFlags {
       ...(opts.globalRate !== undefined ? { globalRate: parseRate(String(opts.globalRate), '--global-rate') } : {}),
     },
     trustProxy: Boolean(opts.trustProxy),
+    logFormat: opts.logFormat === 'json' ? 'json' : 'text',
   };
+}
+
+/** `--log-format json`: one line per answered request on stderr (request-log.ts). */
+async function requestLogger(ctx: CommandContext): Promise<(e: RequestLogEntry) => void> {
+  const { requestLine, replicaName } = await import('../serve/request-log.js');
+  const replica = replicaName(ctx.io.env);
+  return (e) => ctx.io.stderr.write(`${requestLine(e, replica)}\n`);
 }
 
 /**
@@ -73,6 +83,7 @@ export async function serveHttpCommand(
     drainMs: o.flags.drainMs,
     clients: o.flags.clients,
     trustProxy: o.flags.trustProxy,
+    ...(o.flags.logFormat === 'json' ? { onRequest: await requestLogger(ctx) } : {}),
     onDrain: (phase, calls) => {
       if (phase === 'start')
         say(`draining: no new calls; ${calls} in flight may finish within ${o.flags.drainMs / 1000} s`);
@@ -88,9 +99,10 @@ export async function serveHttpCommand(
           transport: 'streamable-http',
           auth: authJson(auth, info),
           ...(core.shared ? { state: core.shared.status() } : {}),
+          sandbox: core.sandbox?.tier ?? null,
         });
       say(`listening on ${url} (health: /healthz, /readyz)`);
-      authNotice(ctx, auth, { url, host, expose: o.expose, tools: o.tools, ...info });
+      authNotice(ctx, auth, { url, host, expose: o.expose, tools: o.tools, ...info }, say);
     },
     onSessionClosed: ctx.opts.verbose ? (id, reason) => say(style.dim(`session ${id} ${reason}`)) : undefined,
   });

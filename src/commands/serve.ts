@@ -1,5 +1,5 @@
 import { resolveProject } from '../config.js';
-import { usageError } from '../errors.js';
+import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import type { CommandContext } from '../output/context.js';
 import { takeTelemetryWarning } from '../telemetry/state.js';
 import { ignoredKeysText, projectUserOnlyKeys } from '../policy/user-settings.js';
@@ -10,6 +10,7 @@ import type { SharedState } from '../state/shared.js';
 import { noPasswordWarning } from '../state/url.js';
 import { openState, stateNotice } from './shared-state.js';
 import type { HttpFlags } from './serve-http.js';
+import type { ServeSandbox } from '../serve/preflight.js';
 
 /**
  * `toolbox serve [--http PORT [--host H] [--token-env NAME | --no-auth]] [--expose search|all] [--user U | --role R]`
@@ -43,7 +44,13 @@ export async function serveCommand(
   // What a tool may relay (notifications, sampling, elicitation): the user's settings and flags only.
   const { relay, ignored } = (await import('../serve/relay-limits.js')).relayLimitsFor(project.root, opts);
   const httpFlags = port === undefined ? undefined : (await import('./serve-http.js')).parseHttpFlags(opts);
-  const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
+  const { replicaName, messageLine } = await import('../serve/request-log.js');
+  const replica = replicaName(ctx.io.env);
+  // --log-format json: serve's own messages are JSON lines too (one stream for a log collector).
+  const say =
+    opts.logFormat === 'json'
+      ? (s: string) => ctx.io.stderr.write(`${messageLine(s, replica)}\n`)
+      : (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
   const opened = await openState(ctx, opts.state, project.root, say);
   const open = opened && noPasswordWarning(opened.state.url);
   if (open) say(ctx.style.yellow(`${open.message}. ${open.fix}`));
@@ -52,6 +59,28 @@ export async function serveCommand(
   } finally {
     await opened?.release();
   }
+}
+
+/**
+ * On a non-loopback address, tier `none` means every client's calls run unconfined: a tool reads
+ * the replica's environment (its token) through /proc. Refused unless --allow-unsandboxed says so.
+ */
+async function refuseUnsandboxed(sb: ServeSandbox, opts: Record<string, unknown>): Promise<void> {
+  const host = String(opts.host ?? '127.0.0.1');
+  const { isLoopbackHost } = await import('../serve/http.js');
+  if (sb.tier !== 'none' || isLoopbackHost(host) || opts.allowUnsandboxed) return;
+  const { sandboxCauses } = await import('../sandbox/index.js');
+  const causes = await sandboxCauses();
+  const forced = process.env.TOOLBOX_SANDBOX === 'none';
+  const why = forced ? ' (TOOLBOX_SANDBOX=none)' : causes.length ? ` (${causes.map((c) => c.message).join('; ')})` : '';
+  throw new ToolboxError(
+    'serve_unsandboxed',
+    `refusing to serve on ${host}: the sandbox tier here is 'none'${why}, so every client's tools would run unconfined, able to read this process's environment and files`,
+    {
+      exitCode: ExitCode.usage,
+      hint: `${causes.length ? `Fix: ${causes.map((c) => c.fix).join('; ')}. ` : ''}Or pass --allow-unsandboxed if unconfined tools are what you mean (\`toolbox doctor\` says more).`,
+    },
+  );
 }
 
 async function serveWith(
@@ -85,11 +114,18 @@ async function serveWith(
     say(s.health === 'connected' ? ctx.style.dim(stateNotice(s)) : ctx.style.yellow(stateNotice(s))),
   );
   try {
+    // The tier every call will run under, found before anything listens: named in the start line,
+    // /readyz and each call's _meta; `none` on a non-loopback address is refused unless asked for.
+    core.sandbox = await (await import('../serve/preflight.js')).probeServeSandbox(project.stateDir);
+    if (port !== undefined) await refuseUnsandboxed(core.sandbox, opts);
     const warm = await core.start();
     const traceWarning = takeTelemetryWarning();
     for (const w of [traceWarning, ...takeStateWarnings()]) if (w) say(ctx.style.yellow(w));
     const tools = core.visibleTools().length;
-    say(`${tools} tools, --expose ${expose}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`);
+    const tier = core.sandbox.tier ?? `unavailable (${core.sandbox.error?.message ?? '?'})`;
+    say(
+      `${tools} tools, --expose ${expose}, sandbox ${tier}${warm.loaded.length ? `, warm: ${warm.loaded.join(', ')}` : ''}`,
+    );
     if (ctx.opts.verbose) say(`registry ${project.registryDir}; config ${project.configFile ?? 'none (defaults)'}`);
     if (ignored) say(ctx.style.yellow(`ignoring your settings: ${ignored}`));
     for (const line of ignoredKeysText(projectUserOnlyKeys(project))) say(ctx.style.yellow(line));

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { resolveProject, type Project, type ProjectOptions } from '../config.js';
 import { ToolboxError } from '../errors.js';
 import type { SandboxInfo } from '../sandbox/types.js';
+import type { SandboxCause } from '../sandbox/diagnose.js';
 import { checkDeps } from '../deps/check.js';
 import { depsMessage } from '../deps/message.js';
 import { runChecker } from '../deps/python.js';
@@ -39,7 +40,7 @@ export interface DoctorReport {
     venv?: boolean;
     error?: string;
   };
-  sandbox: Partial<SandboxInfo> & { error?: string };
+  sandbox: Partial<SandboxInfo> & { error?: string; causes?: SandboxCause[] };
   registry: {
     dir?: string;
     found: boolean;
@@ -160,21 +161,27 @@ export async function runDoctor(
   }
 
   try {
-    const { probeSandbox } = await import('../sandbox/index.js');
+    const { probeSandbox, sandboxCauses } = await import('../sandbox/index.js');
     report.sandbox = await probeSandbox(report.registry.found ? { stateDir: project?.stateDir } : {});
+    // The real cause and the option that removes it (a container's masked /proc, seccomp, no user
+    // namespaces); "install bubblewrap" only when it is missing.
+    const causes = report.sandbox.tier === 'bwrap' ? [] : await sandboxCauses();
+    if (causes.length) report.sandbox.causes = causes;
+    const fix = (dflt: string) => (causes.length ? causes.map((c) => c.fix).join('; ') : dflt);
+    const why = causes.length ? ` (${causes.map((c) => c.message).join('; ')})` : '';
     if (report.sandbox.tier === 'none')
       problems.push({
         severity: 'error',
         area: 'sandbox',
-        message: 'no isolation available: tools run with your files, network and processes',
-        fix: 'apt-get install bubblewrap (or allow unprivileged user namespaces)',
+        message: `no isolation available: tools run with your files, network and processes${why}`,
+        fix: fix('apt-get install bubblewrap (or allow unprivileged user namespaces)'),
       });
     else if (report.sandbox.tier === 'unshare')
       problems.push({
         severity: 'warning',
         area: 'sandbox',
-        message: 'sandbox without filesystem confinement (user namespaces only): tools can read your files',
-        fix: 'apt-get install bubblewrap',
+        message: `sandbox without filesystem confinement (user namespaces only): tools can read your files${why}`,
+        fix: fix('apt-get install bubblewrap'),
       });
   } catch (e) {
     report.sandbox = { error: (e as Error).message };

@@ -25,10 +25,18 @@ export function authJson(r: ResolvedAuth, info: { sameUser: boolean }): Record<s
 }
 
 /** The lines for people on stderr, after `listening on …`. */
-export function authNotice(ctx: CommandContext, r: ResolvedAuth, info: ListenInfo): void {
-  const say = (s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`);
+export function authNotice(
+  ctx: CommandContext,
+  r: ResolvedAuth,
+  info: ListenInfo,
+  /** Where serve's messages go (`--log-format json` makes each a JSON line). */
+  out?: (s: string) => void,
+): void {
+  const say = out ?? ((s: string) => ctx.io.stderr.write(`${ctx.style.dim('toolbox serve:')} ${s}\n`));
   const loud = (lines: string[]) =>
-    ctx.io.stderr.write(`${lines.map((l) => ctx.style.bold(ctx.style.red(`toolbox serve: ${l}`))).join('\n')}\n`);
+    out
+      ? lines.forEach((l) => out(l))
+      : ctx.io.stderr.write(`${lines.map((l) => ctx.style.bold(ctx.style.red(`toolbox serve: ${l}`))).join('\n')}\n`);
   const what =
     info.expose === 'all'
       ? `list and call all ${info.tools} tools`

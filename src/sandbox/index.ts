@@ -5,11 +5,13 @@ import { runWith, startWith } from './run.js';
 import type { SandboxInfo, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
 import type { SandboxProcess } from './process-types.js';
 import { DEFAULT_LIMITS } from './limits.js';
+import { probeCauses, type SandboxCause } from './diagnose.js';
 import type { Tools } from './wrap.js';
 import { withEgress } from './egress/attach.js';
 
 export type { LimitHit, ResolvedLimits, SandboxInfo, SandboxResult, SandboxSpec, SandboxTier } from './types.js';
 export type { SandboxProcess } from './process-types.js';
+export type { SandboxCause } from './diagnose.js';
 export { resolveInterpreter, type ResolvedInterpreter } from './interpreter.js';
 export { DEFAULT_LIMITS, parseSize, resolveLimits } from './limits.js';
 export { egressProxy, EgressProxy, type EgressPolicy, type Listener, type Refusal } from './egress/index.js';
@@ -56,6 +58,11 @@ export async function probeSandbox(opts: { stateDir?: string } = {}): Promise<Sa
 export async function availableTiers(opts: { stateDir?: string } = {}): Promise<SandboxTier[]> {
   const f = await facts(opts.stateDir);
   return TIERS.filter((t) => f.works[t]);
+}
+
+/** Why the strong tiers do not work here, each cause with the engine or host option that removes it. */
+export async function sandboxCauses(opts: { stateDir?: string } = {}): Promise<SandboxCause[]> {
+  return probeCauses(await facts(opts.stateDir));
 }
 
 /** What a given tier would isolate here (without choosing it). */

@@ -11,6 +11,7 @@ import { ExitCode, ToolboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { runHost, trustedBinary } from '../util/host-process.js';
 import { seccompSupported } from './seccomp.js';
+import { probeCauses, sandboxFixText } from './diagnose.js';
 import type { SandboxInfo, SandboxTier } from './types.js';
 import type { Tools } from './wrap.js';
 
@@ -174,7 +175,6 @@ export function describeTier(tier: SandboxTier, facts: ProbeFacts): SandboxInfo 
     (t) => facts.reasons[t] ?? `${t} was not chosen (TOOLBOX_SANDBOX=${tier})`,
   );
   const warnings: string[] = [];
-  const install = 'install bubblewrap (apt-get install bubblewrap) for full isolation';
   if (tier === 'bwrap') {
     const uidDrop = root ? !!facts.tools.setpriv : false;
     if (root && !uidDrop)
@@ -198,6 +198,11 @@ export function describeTier(tier: SandboxTier, facts: ProbeFacts): SandboxInfo 
       ...(facts.bwrapVersion ? { version: facts.bwrapVersion } : {}),
     };
   }
+  // What would give full isolation: the real cause (a masked /proc, no user namespaces, seccomp), and
+  // "install bubblewrap" only when it is missing.
+  const install = facts.works.bwrap
+    ? `for full isolation: unset TOOLBOX_SANDBOX (bwrap works here)`
+    : `for full isolation: ${sandboxFixText(probeCauses(facts))}`;
   if (tier === 'unshare') {
     warnings.push(
       `sandbox tier 'unshare': NO filesystem confinement: the tool can read and write every file ${root ? 'root' : 'your user'} can (including $HOME, SSH keys and project secrets); only the network, the process tree and resource limits are isolated; ${install}`,

@@ -24,6 +24,8 @@ import { RegistryWatcher, toolsDigest } from './watch.js';
 import { toolDef } from './definitions.js';
 import { DEFAULT_PAGE_SIZE, listVersion } from './paging.js';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import type { ServeSandbox } from './preflight.js';
+import type { ServeMetrics } from './metrics.js';
 
 /** How `toolbox serve` exposes the registry and to whom. */
 export interface ServeOptions {
@@ -65,6 +67,9 @@ export interface ServeOptions {
   warn?: (message: string) => void;
 }
 
+/** Where every call result names the sandbox tier it ran under. */
+export const SANDBOX_META_KEY = 'toolbox/sandbox';
+
 /** The store channel change events travel on (subscriptions/listen streams of every replica hear it). */
 const EVENTS = 'mcp:events';
 
@@ -99,6 +104,10 @@ export class ServeCore {
   get shared(): SharedState | undefined {
     return this.opts.shared;
   }
+  /** The sandbox found at start (serve sets it): its tier goes into every call's `_meta` and /readyz. */
+  sandbox?: ServeSandbox;
+  /** Counters for /metrics and the request log (serve sets them; absent in a library use). */
+  metrics?: ServeMetrics;
   private watcher?: RegistryWatcher;
   private readonly toolsListeners = new Set<() => void>();
 
@@ -217,6 +226,8 @@ export class ServeCore {
     const signals = [signal, this.stopping.signal].filter((s): s is AbortSignal => s !== undefined);
     const all = AbortSignal.any(signals);
     this.active++;
+    const done = this.metrics?.callStarted(id, () => this.knows(id));
+    let result: CallResult | undefined;
     try {
       const r = await this.limiter.run(
         () => {
@@ -235,13 +246,24 @@ export class ServeCore {
         { tool: id, client: owner ?? session },
       );
       const link = r.truncated ? await publishResult(this.store, this.results, r.truncated) : undefined;
-      return okResult(r, this.runtime.find(r.tool).contract, link);
+      result = this.withTier(okResult(r, this.runtime.find(r.tool).contract, link));
     } catch (e) {
       const why = signals.find((s) => s.aborted)?.reason as unknown;
-      return errorResult(why instanceof ToolboxError ? why : e, { structured: !this.announcesOutputSchema(id) });
+      result = this.withTier(
+        errorResult(why instanceof ToolboxError ? why : e, { structured: !this.announcesOutputSchema(id) }),
+      );
     } finally {
       this.active--;
+      done?.(result);
     }
+    return result;
+  }
+
+  /** `_meta["toolbox/sandbox"]`: the tier this call ran under (a client can refuse `none`). */
+  private withTier(r: CallResult): CallResult {
+    const tier = this.sandbox?.tier;
+    if (!tier) return r;
+    return { ...r, _meta: { ...(r._meta as Record<string, unknown> | undefined), [SANDBOX_META_KEY]: tier } };
   }
 
   /** Where capped results are read back from: this project's .toolbox/results/ only. */
@@ -290,6 +312,16 @@ export class ServeCore {
   async drained(ms: number): Promise<void> {
     const until = Date.now() + ms;
     while (this.active > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Whether `id` names a tool of the registry (metrics label only those: a client cannot add series). */
+  private knows(id: string): boolean {
+    try {
+      this.runtime.find(id);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private announcesOutputSchema(id: string): boolean {

@@ -10,6 +10,8 @@ import { headerParams, paramHeaderMismatch } from './param-headers.js';
 import { DRAIN_MS, LegacySessions, type SessionCloseReason } from './sessions.js';
 import { sendWebResponse, toWebRequest } from './web.js';
 import { answerHealth, RETRY_AFTER_S } from './health.js';
+import { requestNote, ServeMetrics, type RequestNote } from './metrics.js';
+import type { RequestLogEntry } from './request-log.js';
 import { ClientLimits, type ClientLimitSettings } from './client-limits.js';
 import { Admission } from './admission.js';
 import { peerOf, whoSends } from './identity.js';
@@ -58,6 +60,8 @@ export interface HttpOptions {
   clients?: Omit<ClientLimitSettings, 'perClient'>;
   /** A client's address is the last one in X-Forwarded-For (set by the balancer in front). */
   trustProxy?: boolean;
+  /** Told of every answered request but health checks and scrapes (`--log-format json`). */
+  onRequest?: (e: RequestLogEntry) => void;
 }
 
 /** How long a draining server lets calls in flight finish (`--drain`). */
@@ -202,9 +206,36 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     for (const server of sessions.servers()) void server.sendToolListChanged().catch(() => undefined);
   });
 
+  const metrics = (core.metrics ??= new ServeMetrics({
+    sandbox: () => core.sandbox?.tier,
+    draining: () => draining,
+    shared: () => core.shared?.status().health,
+  }));
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // Health checks first: no token, nothing revealed but a status word (health.ts).
     if (answerHealth(req, res, core, draining)) return;
+    // Every other request is counted and, with onRequest, logged once answered; the calls it makes
+    // note their tool and outcome in its RequestNote.
+    const began = process.hrtime.bigint();
+    const note: RequestNote = {};
+    res.once('close', () => {
+      if (note.scrape) return;
+      metrics.httpAnswered(res.statusCode);
+      opts.onRequest?.({
+        time: new Date().toISOString(),
+        client: peerOf(req, Boolean(opts.trustProxy)).replace(/^a:/, ''),
+        method: note.method ?? req.method ?? '?',
+        ...(note.tool !== undefined ? { tool: note.tool } : {}),
+        outcome: note.outcome ?? (res.statusCode < 400 ? 'ok' : `http_${res.statusCode}`),
+        status: res.statusCode,
+        durationMs: Number(process.hrtime.bigint() - began) / 1e6,
+      });
+    });
+    return requestNote.run(note, () => handleRequest(req, res, note));
+  };
+
+  const handleRequest = async (req: IncomingMessage, res: ServerResponse, note: RequestNote) => {
     lastRequest = Date.now();
     // A POST counts from its arrival (its body and the deployment's limits may still be read when
     // SIGTERM comes) until its answer is sent: a drain never cuts a request it has not answered.
@@ -220,6 +251,15 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       (loopback ? checkHost(req, hosts) : undefined) ??
       checkOrigin(req, loopback ? hosts : [...hosts, req.headers.host ?? '']);
     if (denied) return refuse(res, denied);
+    // Prometheus's scrape: behind the token like everything but the health checks (tool ids and
+    // failure counts are the deployment's business), not counted against the client's limits.
+    if ((req.url ?? '/').split('?')[0] === '/metrics') {
+      note.scrape = true;
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return jsonRpcError(res, 405, 'Method not allowed: GET /metrics');
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' });
+      return void res.end(req.method === 'HEAD' ? undefined : metrics.render());
+    }
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== '/mcp') return jsonRpcError(res, 404, 'Not found: the MCP endpoint is /mcp');
     // A POST body is read whole (size and time capped) before the request counts as anyone's: slow
@@ -232,6 +272,7 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       const b = await readJsonBody(req, limits).finally(reading);
       if (!('body' in b)) return refuse(res, b);
       parsed = b.body;
+      note.method = rpcMethod(parsed);
     }
     // In flight: per client (a session, or a stateless client), per principal, per replica, with a
     // short wait in line before a refusal; each message of a batch counts.
@@ -362,6 +403,13 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     if (opts.drainSignal?.aborted) void drain();
     else opts.drainSignal?.addEventListener('abort', () => void drain(), { once: true });
   });
+}
+
+/** The JSON-RPC method of a body (`batch` for several), for the request log. */
+function rpcMethod(body: unknown): string | undefined {
+  if (Array.isArray(body)) return 'batch';
+  const m = (body as { method?: unknown } | undefined)?.method;
+  return typeof m === 'string' && m.length <= 64 ? m : undefined;
 }
 
 function allowedHosts(host: string, port: number): string[] {

@@ -2,6 +2,7 @@
 // `state:` in the user's own config (~/.config/toolbox/config.yaml), never the project's (a cloned
 // project must not point a user's calls at its Redis). A URL's password is a secret: every text made
 // from it for people goes through redactUrl() / redactText().
+import { readFileSync } from 'node:fs';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { loadUserConfig } from '../policy/user-config.js';
 
@@ -26,11 +27,37 @@ export const STATE_ENV = 'TOOLBOX_STATE_URL';
 /** Credentials from the environment when the URL has none (kept out of command lines and `ps`). */
 export const STATE_USER_ENV = 'TOOLBOX_STATE_USERNAME';
 export const STATE_PASSWORD_ENV = 'TOOLBOX_STATE_PASSWORD';
+/**
+ * A file holding the password (a container secret: compose's /run/secrets/…, a Kubernetes Secret
+ * volume), for when it should not sit in any process's environment. Named by the user's environment,
+ * never by a project.
+ */
+export const STATE_PASSWORD_FILE_ENV = 'TOOLBOX_STATE_PASSWORD_FILE';
+
+/** The password in the file $TOOLBOX_STATE_PASSWORD_FILE names (one trailing newline dropped). */
+function passwordFromFile(env: Record<string, string | undefined>, shown: string): string | undefined {
+  const file = env[STATE_PASSWORD_FILE_ENV];
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ToolboxError(
+      'state_password_file_unreadable',
+      `state URL ${shown}: ${STATE_PASSWORD_FILE_ENV}=${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+      {
+        exitCode: ExitCode.usage,
+        hint: `Point ${STATE_PASSWORD_FILE_ENV} at a file this user can read (its content is the password), or unset it.`,
+      },
+    );
+  }
+  return text.replace(/\r?\n$/, '') || undefined;
+}
 
 const bad = (shown: string, why: string) =>
   new ToolboxError('state_url_invalid', `state URL ${shown}: ${why}`, {
     exitCode: ExitCode.usage,
-    hint: 'Give redis://[user[:password]@]host[:port][/db] or rediss:// for TLS (credentials may come from TOOLBOX_STATE_USERNAME / TOOLBOX_STATE_PASSWORD instead).',
+    hint: 'Give redis://[user[:password]@]host[:port][/db] or rediss:// for TLS (credentials may come from TOOLBOX_STATE_USERNAME / TOOLBOX_STATE_PASSWORD or TOOLBOX_STATE_PASSWORD_FILE instead).',
   });
 
 /** The URL with any password (and a username, which may itself be a token) replaced by `***`. */
@@ -85,7 +112,8 @@ export function parseStateUrl(
   for (const k of u.searchParams.keys())
     if (k !== 'ns') throw bad(shownRaw, `unknown parameter '${k}' (only ns= is understood)`);
   const username = decodeURIComponent(u.username) || env[STATE_USER_ENV] || undefined;
-  const password = decodeURIComponent(u.password) || env[STATE_PASSWORD_ENV] || undefined;
+  const password =
+    decodeURIComponent(u.password) || env[STATE_PASSWORD_ENV] || passwordFromFile(env, shownRaw) || undefined;
   return {
     url: text.trim(),
     shown: shownRaw,

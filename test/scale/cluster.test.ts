@@ -25,6 +25,7 @@ type Cluster = {
 const proj = scaleProject();
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...testConfigEnv() };
 let c: Cluster;
+const TIER = expect.stringMatching(/^(bwrap|unshare|none)$/);
 
 beforeAll(async () => {
   c = (await startCluster({ registry: proj.registry, cwd: proj.dir, env })) as Cluster;
@@ -52,7 +53,8 @@ describe('serve behind HAProxy with shared state', () => {
       const h = await fetch(`${r.base}/healthz`);
       expect(h.status).toBe(200);
       expect(await h.json()).toEqual({ status: 'alive' });
-      expect(await readyz(r.base)).toEqual({ status: 200, body: { status: 'ready' } });
+      // The word, and the sandbox tier calls run under (no secret: a balancer and an operator must see it).
+      expect(await readyz(r.base)).toEqual({ status: 200, body: { status: 'ready', sandbox: TIER } });
     }
     // The MCP endpoint still needs the token.
     expect((await callTool(c.lb.url, {}, 'echo_text', { text: 'x' })).status).toBe(401);
@@ -147,7 +149,7 @@ describe('serve behind HAProxy with shared state', () => {
       await new Promise((res) => setTimeout(res, 1500));
       r.child.kill('SIGTERM');
       await expect.poll(async () => (await readyz(r.base)).status, { timeout: 5000 }).toBe(503);
-      expect((await readyz(r.base)).body).toEqual({ status: 'draining' });
+      expect((await readyz(r.base)).body).toEqual({ status: 'draining', sandbox: TIER });
       const refused = await callTool(r.url, c.headers, 'echo_text', { text: 'late' });
       expect(refused.status).toBe(503);
       expect(refused.retryAfter).toBe('1');

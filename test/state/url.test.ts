@@ -38,6 +38,29 @@ describe('state URLs', () => {
     expect(u).toMatchObject({ username: 'bob', password: 'pw-from-env', shown: 'redis://h' });
   });
 
+  it('reads the password from TOOLBOX_STATE_PASSWORD_FILE (a container secret), and says which file it cannot read', () => {
+    const p = tempProject({});
+    try {
+      const file = join(p.dir, 'redis_password');
+      writeFileSync(file, 'pw-from-secret\n');
+      expect(parseStateUrl('redis://h', 'env', { TOOLBOX_STATE_PASSWORD_FILE: file })).toMatchObject({
+        password: 'pw-from-secret',
+        shown: 'redis://h',
+      });
+      // The URL's own password and TOOLBOX_STATE_PASSWORD come first.
+      expect(
+        parseStateUrl('redis://h', 'env', { TOOLBOX_STATE_PASSWORD: 'pw-env', TOOLBOX_STATE_PASSWORD_FILE: file })
+          .password,
+      ).toBe('pw-env');
+      const missing = join(p.dir, 'nope');
+      expect(code(() => parseStateUrl('redis://h', 'env', { TOOLBOX_STATE_PASSWORD_FILE: missing }))).toBe(
+        'state_password_file_unreadable',
+      );
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('refuses anything else with state_url_invalid, without printing the password', () => {
     for (const bad of ['http://h', 'redis://', 'redis://h/x', 'redis://h?tls=1', 'redis://h?ns=a b', 'nope']) {
       expect(code(() => parseStateUrl(bad, 'flag'))).toBe('state_url_invalid');
