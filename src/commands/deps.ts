@@ -2,6 +2,7 @@ import { resolveProject } from '../config.js';
 import { ExitCode } from '../errors.js';
 import { printJson, spinner, type CommandContext } from '../output/context.js';
 import { loadRegistry, unknownTool } from '../registry/registry.js';
+import { inert } from '../util/inert.js';
 
 /** `toolbox deps [id …] [--install]`: each tool's runtime dependencies, and how to fix what is missing. */
 export async function depsCommand(
@@ -26,6 +27,9 @@ export async function depsCommand(
       signal: io.signal,
       allowLocal: opts.allowLocal === true,
       onTool: (id) => spin.update(`installing the Python requirements of ${id}`),
+      onStep: (id, step) => spin.update(`${id}: ${step}`),
+      // --verbose: pip's own output, as it comes (never into --json's stdout)
+      ...(ctx.opts.verbose && !ctx.opts.json ? { onOutput: (text: string) => void io.stderr.write(inert(text)) } : {}),
     });
     spin.stop();
     if (!ctx.opts.json) {

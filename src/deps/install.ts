@@ -39,17 +39,42 @@ export interface InstallResult {
 
 const tail = (s: string, n = 6) => s.trim().split('\n').slice(-n).join('\n');
 
+/** Where one tool's install reports its steps and pip's output. */
+interface Watch {
+  step(step: string): void;
+  output(text: string): void;
+}
+
 /** Install the Python requirements of each tool into its own venv, one tool after another. */
 export async function installDeps(
   project: Project,
   entries: ToolEntry[],
-  opts: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; onTool?: (id: string) => void; allowLocal?: boolean } = {},
+  opts: {
+    env?: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    onTool?: (id: string) => void;
+    /** The step a tool's install is at ("creating the venv", pip's latest line), for a spinner. */
+    onStep?: (id: string, step: string) => void;
+    /** pip's own output as it comes (--verbose). */
+    onOutput?: (text: string) => void;
+    allowLocal?: boolean;
+  } = {},
 ): Promise<InstallResult[]> {
   const env = opts.env ?? process.env;
   const out: InstallResult[] = [];
   for (const entry of entries) {
     opts.onTool?.(entry.contract.id);
-    out.push(await installOne(project, entry, env, opts.signal, opts.allowLocal === true));
+    const id = entry.contract.id;
+    const watch: Watch = {
+      step: (step) => opts.onStep?.(id, step),
+      output: (text) => {
+        opts.onOutput?.(text);
+        // pip's latest line ("Collecting requests", "Downloading …", "Installing collected packages")
+        const line = text.trim().split('\n').pop()?.trim();
+        if (line) opts.onStep?.(id, `pip: ${line.length > 60 ? `${line.slice(0, 60)}…` : line}`);
+      },
+    };
+    out.push(await installOne(project, entry, env, opts.signal, opts.allowLocal === true, watch));
   }
   return out;
 }
@@ -87,6 +112,7 @@ async function installOne(
   env: NodeJS.ProcessEnv,
   signal: AbortSignal | undefined,
   allowLocal: boolean,
+  watch: Watch,
 ): Promise<InstallResult> {
   const id = entry.contract.id;
   const decl = collect(project, entry);
@@ -132,7 +158,7 @@ async function installOne(
       error: py,
       fix: 'set loader_config.python to a system or pyenv/asdf/mise/uv/conda Python (a venv made from one works too)',
     };
-  const job: VenvJob = { id, dir, py, display: base.display, plan, decl, lines, entry, env, signal, allowLocal };
+  const job: VenvJob = { id, dir, py, display: base.display, plan, decl, lines, entry, env, signal, allowLocal, watch };
   return buildFresh(
     dir,
     async () => {
@@ -163,12 +189,14 @@ interface VenvJob {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal | undefined;
   allowLocal: boolean;
+  watch: Watch;
 }
 
 /** Make the venv at `j.dir` (absent) with the trusted interpreter, then pip-install into it from `work`. */
 async function venvAndPip(j: VenvJob, work: string): Promise<InstallResult> {
   const { id, dir, py, env, signal } = j;
   const fail = (error: string, fix: string): InstallResult => ({ id, status: 'failed', venv: dir, error, fix });
+  j.watch.step('creating the venv');
   const made = await runHost(py, ['-m', 'venv', dir], { env, cwd: work, signal, timeoutMs: 300_000 });
   if (made.code !== 0)
     return fail(
@@ -189,12 +217,14 @@ async function venvAndPip(j: VenvJob, work: string): Promise<InstallResult> {
   // Only local files: do not wait on an index that may be unreachable.
   if ((j.allowLocal ? j.lines.every((l) => l.localPath) : j.plan.allLocal) && !pipArgs.includes('--no-index'))
     pipArgs.push('--no-index');
+  j.watch.step('pip install');
   const r = await runHost(asVenv(py, dir), pipArgs, {
     env: { ...env, PIP_REQUIRE_VIRTUALENV: '1' },
     cwd,
     signal,
     timeoutMs: 1_800_000,
     path: 'absolute',
+    onOutput: j.watch.output,
   });
   const gone = r.code !== 0 ? unreachableIndex(`${r.stderr}\n${r.stdout}`) : undefined;
   if (gone) {

@@ -231,7 +231,14 @@ export interface HostResult {
 export function runHost(
   program: HostProgram,
   args: string[],
-  opts: HostOptions & { input?: string | Buffer; timeoutMs?: number; signal?: AbortSignal; binary?: boolean },
+  opts: HostOptions & {
+    input?: string | Buffer;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    binary?: boolean;
+    /** Each chunk of output as it comes (stdout and stderr), for progress; the result still holds all of it. */
+    onOutput?: (text: string) => void;
+  },
 ): Promise<HostResult> {
   return new Promise((res) => {
     const out: Buffer[] = [];
@@ -270,8 +277,15 @@ export function runHost(
     const onAbort = () => kill();
     if (opts.signal?.aborted) kill();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout!.on('data', (d: Buffer) => out.push(d));
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const seen = opts.onOutput;
+    child.stdout!.on('data', (d: Buffer) => {
+      out.push(d);
+      seen?.(d.toString('utf8'));
+    });
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      seen?.(d);
+    });
     child.on('error', (e) => done({ code: null, stderr, error: e.message }));
     child.on('close', (code, sig) =>
       done({
