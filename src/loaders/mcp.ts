@@ -41,6 +41,7 @@ function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext, code?: stri
     env: { ...cc.env, ...expandAll(cfg.env, vars) },
     readOnlyPaths: cc.readOnlyPaths,
     network: cc.network,
+    ...(cc.egress ? { egressSocket: cc.egress.socket } : {}),
     tool: ctx.entry.contract.id,
     granted: cc.granted,
     limits: cc.limits,

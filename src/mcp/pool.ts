@@ -12,7 +12,17 @@ const pool = new Map<string, Pooled>();
 /** The pool key of a target: the same command, arguments, environment and binds share a server. */
 function keyOf(t: McpTarget): string {
   if (t.kind === 'http') return JSON.stringify(['http', t.url, t.headers]);
-  return JSON.stringify(['stdio', t.root, t.command, t.args, t.env, t.readOnlyPaths, t.network, t.code ?? '']);
+  return JSON.stringify([
+    'stdio',
+    t.root,
+    t.command,
+    t.args,
+    t.env,
+    t.readOnlyPaths,
+    t.network,
+    t.egressSocket ?? '',
+    t.code ?? '',
+  ]);
 }
 
 /** Take a reference on the target's pooled server for a loaded tool (once per tool: `held` remembers). */

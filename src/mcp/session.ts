@@ -20,6 +20,8 @@ export type McpTarget =
       env: Record<string, string>;
       readOnlyPaths: string[];
       network: boolean;
+      /** With the network open: the egress proxy socket of the tool's policy (its sandbox.network and grants). */
+      egressSocket?: string;
       limits: ResolvedLimits;
       pathVar?: string;
       /** The tool whose call starts the server, and its grants (for the sandbox's project-path check). */
@@ -197,6 +199,7 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
       readOnlyPaths: [...resolved.readOnlyPaths, ...target.readOnlyPaths],
       project: { root: target.root, paths: resolved.projectPaths, granted: target.granted, tool: target.tool },
       network: target.network,
+      ...(target.egressSocket ? { egress: { socket: target.egressSocket, bridge: 'wrap' as const } } : {}),
       limits: target.limits,
     });
     tier = started.tier;

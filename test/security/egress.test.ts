@@ -11,7 +11,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expected } from './cases.js';
-import { contract, project, runOn, scratch, tiers } from './helpers.js';
+import { contract, onTier, project, runOn, scratch, tiers } from './helpers.js';
 import type { SandboxTier } from '../../src/sandbox/index.js';
 
 const py = `import os, socket, urllib.request
@@ -47,6 +47,10 @@ def redis(x):
             raise PermissionError('SOCKS5 refused (%d)' % r[1])
     s.sendall(b'PING\\r\\n')
     return s.recv(64).decode()
+_calls = [0]
+def warm(x):
+    _calls[0] += 1
+    return {'n': _calls[0], 'proxy': os.environ.get('HTTPS_PROXY'), 'body': urllib.request.urlopen(x, timeout=10).read().decode()}
 def proxies(x):
     return {k: v for k, v in os.environ.items() if k.lower().endswith('_proxy')}
 `;
@@ -81,6 +85,7 @@ const p = project({
   ),
   'tool_registry/get.yaml': contract('get', 'python_function', '{ module: my_tools.net, function: get }', open),
   'tool_registry/redis.yaml': contract('redis', 'python_function', '{ module: my_tools.net, function: redis }', open),
+  'tool_registry/warm.yaml': contract('warm', 'python_function', '{ module: my_tools.net, function: warm }', open),
   'tool_registry/proxies.yaml': contract(
     'proxies',
     'python_function',
@@ -282,6 +287,22 @@ it('doctor lists the network grants in force for the project', async () => {
     const r = await runOn(tiers[0]!, p.dir, ['doctor', '--json']);
     expect(JSON.parse(r.stdout).networkGrants).toEqual([{ tool: 'redis', network: [`127.0.0.1:${redisPort}`] }]);
   } finally {
+    ungrant();
+  }
+});
+
+it.runIf(confined.length > 0)('a warm worker keeps its namespace, bridge and proxy socket across calls', async () => {
+  const { Runtime, resolveProject } = await import('../../src/index.js');
+  grant('warm', [`127.0.0.1:${webPort}`]);
+  const rt = new Runtime(resolveProject({ cwd: p.dir }), { longRunning: true, env: { PATH: process.env.PATH } });
+  try {
+    const a = await onTier(confined[0]!, () => rt.invoke({ id: 'warm', args: { x: `http://127.0.0.1:${webPort}/` } }));
+    const b = await onTier(confined[0]!, () => rt.invoke({ id: 'warm', args: { x: `http://127.0.0.1:${webPort}/` } }));
+    expect(a.result).toMatchObject({ n: 1, body: 'granted-answer' });
+    // The same process (its call counter went on) and the same loopback bridge port.
+    expect(b.result).toMatchObject({ n: 2, body: 'granted-answer', proxy: (a.result as { proxy: string }).proxy });
+  } finally {
+    await rt.close();
     ungrant();
   }
 });
