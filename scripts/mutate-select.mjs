@@ -15,6 +15,7 @@ export const SELECT_PARTS = {
     'shape',
     'small-talk',
     'why-empty',
+    'destructive',
   ),
   // Text analysis: stemming, stop words, the glossary and translation, token counts.
   'select-text': files('stem', 'stopwords', 'verbs', 'lexicon', 'han-fold', 'translate', 'tokens'),
@@ -54,6 +55,7 @@ export const PART_TESTS = {
     'translate',
     'small-talk',
     'never-silent',
+    'destructive',
     'incremental',
     'select',
     'shipped',

@@ -6,6 +6,7 @@ import { renderTable } from '../output/table.js';
 import { selectTools, type Selection } from '../select/index.js';
 import { surfaceWords } from '../select/tokenize.js';
 import { describeEmpty } from '../select/why-empty.js';
+import { demotionText } from '../select/destructive.js';
 import { DEFINITION_FORMATS, toDefinitions, type DefinitionFormat } from '../select/definitions.js';
 import { toolReferenceResult, toolSearchOutput } from '../select/deferral.js';
 
@@ -109,6 +110,7 @@ function toJson(sel: Selection) {
       why: r.why.map((w) => ({ ...w, score: round(w.score) })),
       ...(r.reason ? { reason: r.reason } : {}),
       ...(r.dense !== undefined ? { lexical: round(r.lexical), dense: round(r.dense) } : {}),
+      ...(r.demoted ? { demoted: r.demoted } : {}),
     })),
     tokens: sel.tokens,
     ...(sel.history ? { history: sel.history } : {}),
@@ -149,7 +151,7 @@ function printHuman(ctx: CommandContext, sel: Selection, o: { detail: boolean; m
       ? '(select.always in the config)'
       : r.reason === 'exact' && !r.why.length
         ? '(named)'
-        : why(r),
+        : why(r) + (r.demoted ? ` [${demotionText(r.demoted)}]` : ''),
   ]);
   ctx.io.stdout.write(
     renderTable(['#', 'tool', 'score', 'why (term: fields)'], rows, {

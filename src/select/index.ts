@@ -14,6 +14,7 @@ import { RANK, topK, type RankParams } from './model.js';
 import { scoreAll } from './query.js';
 import { cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
 import { smallTalk, type TaskWeight } from './small-talk.js';
+import { demoteDestructive, demotionText, type Demotion } from './destructive.js';
 import { smallTalkWhy, verdict, whyNothing, type ToolVerdict, type WhyEmpty } from './why-empty.js';
 import { readSession, recordSessionEvent, type Session } from '../policy/session.js';
 import { isStateUnsafe } from '../util/state.js';
@@ -46,6 +47,8 @@ export interface SelectedTool {
   reason?: 'exact' | 'pinned';
   /** Cosine similarity, when dense retrieval is on. */
   dense?: number;
+  /** It deletes, archives, sends, pays … and the query did not ask for that: its score was multiplied by `factor`. */
+  demoted?: Demotion;
 }
 
 /** One tool's standing for a query (`Selector.explain`, `eval --report`). */
@@ -203,6 +206,15 @@ export class Selector {
       opts,
     );
     let order = allow ? fitting.filter(allow) : fitting;
+    // A tool that deletes, archives, sends, pays … leads only when the query asks for that action.
+    const demoted = demoteDestructive(
+      query,
+      order,
+      lexical,
+      (d) => this.index.contract(d),
+      (opts.params ?? RANK).destructive ?? 1,
+      (opts.params ?? RANK).write ?? 1,
+    );
     const withheld = allow ? fitting.filter((d) => !allow(d)).map((d) => this.index.tools[d]!.id) : [];
     let final: ArrayLike<number> = lexical;
     let dense: Float64Array | undefined;
@@ -231,6 +243,7 @@ export class Selector {
       lexical: lexical[doc]!,
       ...(dense ? { dense: dense[doc]! } : {}),
       ...(doc === exact ? { reason: 'exact' as const } : {}),
+      ...(demoted.has(doc) ? { demoted: demoted.get(doc)! } : {}),
     }));
     const empty = results.length
       ? undefined
@@ -251,9 +264,10 @@ export class Selector {
    * only single characters, under the relative cut-off or --min-score, or after the top K.
    */
   verdicts(ranked: Ranked, ids: readonly string[], opts: { minScore?: number } = {}): ToolVerdict[] {
-    const listed = ranked.results.filter((r) => r.reason !== 'pinned').map((r) => r.id);
-    return ids.map((id) =>
-      verdict(id, this.doc(id), {
+    const ranks = ranked.results.filter((r) => r.reason !== 'pinned');
+    const listed = ranks.map((r) => r.id);
+    return ids.map((id) => {
+      const v = verdict(id, this.doc(id), {
         listed,
         gate: ranked.gate,
         lexical: ranked.scored?.lexical,
@@ -261,8 +275,10 @@ export class Selector {
         allow: ranked.scored?.allow,
         top: ranked.scored?.top ?? 0,
         minScore: opts.minScore,
-      }),
-    );
+      });
+      const d = ranks.find((r) => r.id === id)?.demoted;
+      return d ? { ...v, detail: `${v.detail}; ${demotionText(d)}`, demoted: d } : v;
+    });
   }
 
   /** `results` and then the pinned tools (config `select.always`) not among them. */

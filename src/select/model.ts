@@ -17,6 +17,10 @@ export interface RankParams {
   coord: number;
   /** Query-side weight of a translated term (times 1/√(stems of its word)); the original word has 1. */
   derived: number;
+  /** Score factor of a destructive tool whose action the query does not ask for (destructive.ts; 1 = off). */
+  destructive: number;
+  /** The same for a tool that creates or changes something (create_, update_ …). */
+  write: number;
 }
 
 /**
@@ -40,6 +44,10 @@ export interface RankParams {
  *   does not widen (+0.0716 against +0.0718), and a tool's score would no longer be the sum of its
  *   `why` shares nor grow with every query word it matches. Not shipped (docs/select.md).
  *   A tool must still match one of the query's own words to score at all.
+ * - destructive 0.7, write 0.9 (issue 35, destructive.ts): a tool that deletes, archives, sends,
+ *   pays … (or creates or changes something) when the query does not ask for that action. Every
+ *   leave-one-set-out fold chose 0.7/0.9 among off, 0.5, 0.5/0.9, 0.7, 0.7/0.9 and 0.3/0.8:
+ *   en2zh +0.019, zh2en +0.011, seal_tools +0.002, acebench_en +0.001, bfcl +0.001, metatool −0.001.
  * - Evaluated for issue 26 and dropped (no fold chose them, all within 0.003 of the shipped
  *   constants on every same-language set): the name weight of generic tool-name words (tool, api,
  *   get, give, data, info, service …) divided by 3 or dropped, the name weight scaled by idf (^0.5,
@@ -58,6 +66,8 @@ export const RANK: RankParams = {
   k1: 1.2,
   coord: 0,
   derived: TRANSLATED_QUERY_WEIGHT,
+  destructive: 0.7,
+  write: 0.9,
 };
 
 /**

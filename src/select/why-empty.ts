@@ -114,6 +114,8 @@ export interface ToolVerdict {
     | 'beyond_top';
   /** For people. */
   detail: string;
+  /** Listed, but after read-only siblings: it performs a destructive action the query did not ask for. */
+  demoted?: { kind: string; because: string; factor: number };
 }
 
 /** The verdict for tool `doc`, given what rank() computed and listed. */
