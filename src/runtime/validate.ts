@@ -3,6 +3,7 @@ import { ajvFor, pointerToPath, type AjvError } from '../contract/ajv.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { deref, jsonType, propertiesOf } from './schema-walk.js';
 import { fastValidate } from './fast-validate.js';
+import { undeclaredArgs } from './undeclared.js';
 
 type Validator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 
@@ -68,6 +69,15 @@ function name(path: string[], style: ArgStyle): string {
   return style === 'flags' ? `--${dotted || '(arguments)'}` : `'${dotted || '(arguments)'}'`;
 }
 
+function unknownArg(full: string[], style: ArgStyle): ArgProblem {
+  return {
+    param: full.join('.'),
+    keyword: 'additionalProperties',
+    expected: 'no such argument',
+    message: `unknown argument ${name(full, style)}`,
+  };
+}
+
 function describe(e: AjvError, data: unknown, root: JsonSchema, style: ArgStyle): ArgProblem {
   const path = pointerToPath(e.instancePath);
   const p = e.params;
@@ -83,15 +93,7 @@ function describe(e: AjvError, data: unknown, root: JsonSchema, style: ArgStyle)
       message: `missing required argument ${name(full, style)}${type}${desc}`,
     };
   }
-  if (e.keyword === 'additionalProperties') {
-    const full = [...path, String(p.additionalProperty)];
-    return {
-      param: full.join('.'),
-      keyword: e.keyword,
-      expected: 'no such argument',
-      message: `unknown argument ${name(full, style)}`,
-    };
-  }
+  if (e.keyword === 'additionalProperties') return unknownArg([...path, String(p.additionalProperty)], style);
   const given = valueAt(data, path);
   const givenText = `${show(given)} (${jsonType(given)})`;
   let expected: string;
@@ -127,20 +129,33 @@ function describe(e: AjvError, data: unknown, root: JsonSchema, style: ArgStyle)
   };
 }
 
+function takes(schema: JsonSchema): string {
+  const names = Object.keys(propertiesOf(schema, schema));
+  return names.length ? `It takes: ${names.slice(0, 20).join(', ')}.` : 'It takes no arguments.';
+}
+
 // Wrapper keywords only repeat what their branches already said.
 const NOISE = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'then', 'else', 'not']);
 
 /**
  * Validate arguments against the tool's schema. Throws `invalid_arguments` (exit 2) naming each
- * parameter (or flag), what was expected and what was given.
+ * parameter (or flag), what was expected and what was given. A top-level argument the schema does
+ * not declare is refused unless the schema explicitly allows more (undeclared.ts), as for flags.
  */
 export function validateArgs(contract: ToolContract, args: unknown, style: ArgStyle = 'params'): void {
-  if (fastValidate(contract.schema, args) === true) return;
+  const extra =
+    args && typeof args === 'object' && !Array.isArray(args)
+      ? undeclaredArgs(contract.schema, args as Record<string, unknown>)
+      : [];
+  if (!extra.length && fastValidate(contract.schema, args) === true) return;
   const validate = validatorFor(contract.schema);
-  if (validate(args)) return;
+  if (validate(args) && !extra.length) return;
   const errors = validate.errors ?? [];
   const specific = errors.filter((e) => !NOISE.has(e.keyword));
-  const problems = (specific.length ? specific : errors).map((e) => describe(e, args, contract.schema, style));
+  const problems = [
+    ...extra.map((k) => unknownArg([k], style)),
+    ...(specific.length ? specific : errors).map((e) => describe(e, args, contract.schema, style)),
+  ];
   const seen = new Set<string>();
   const unique = problems.filter((pr) => !seen.has(pr.message) && seen.add(pr.message));
   const head = unique.slice(0, 5).map((pr) => pr.message);
@@ -150,11 +165,15 @@ export function validateArgs(contract: ToolContract, args: unknown, style: ArgSt
     `invalid arguments for tool '${contract.id}': ${head.join('; ')}${more}`,
     {
       exitCode: ExitCode.usage,
-      hint:
+      hint: [
+        extra.length ? takes(contract.schema) : '',
         style === 'flags'
           ? `Run \`toolbox run ${contract.id} --help\` for the tool's parameters.`
           : `See the tool's input schema (\`toolbox show ${contract.id}\`).`,
-      details: { problems: unique },
+      ]
+        .filter(Boolean)
+        .join(' '),
+      details: { problems: unique, ...(extra.length ? { unknown: extra.slice(0, 20) } : {}) },
     },
   );
 }

@@ -57,3 +57,49 @@ describe('validateArgs', () => {
     expect((e.details?.problems as { param: string }[]).map((p) => p.param)).toContain(param);
   });
 });
+
+describe('arguments the schema does not declare', () => {
+  const withSchema = (schema: Record<string, unknown>): ToolContract => ({ ...c, schema });
+  const base = { type: 'object', properties: { city: { type: 'string' } } };
+  const outcome = (schema: Record<string, unknown>, args: Record<string, unknown>) => {
+    try {
+      validateArgs(withSchema(schema), args);
+      return 'ok';
+    } catch (e) {
+      const err = e as ToolboxError;
+      return `${err.code}:${String(err.details?.unknown)}`;
+    }
+  };
+
+  it.each([
+    ['no additionalProperties: refused', base, { city: 'x', zzz: 1 }, 'invalid_arguments:zzz'],
+    ['no properties at all: refused', { type: 'object' }, { zzz: 1 }, 'invalid_arguments:zzz'],
+    ['declared only: ok', base, { city: 'x' }, 'ok'],
+    ['an undefined value is no argument', base, { city: 'x', zzz: undefined }, 'ok'],
+    ['additionalProperties: true', { ...base, additionalProperties: true }, { zzz: 1 }, 'ok'],
+    ['additionalProperties: a schema', { ...base, additionalProperties: { type: 'integer' } }, { zzz: 1 }, 'ok'],
+    ['unevaluatedProperties: true', { ...base, unevaluatedProperties: true }, { zzz: 1 }, 'ok'],
+    ['patternProperties match', { ...base, patternProperties: { '^x-': {} } }, { 'x-a': 1 }, 'ok'],
+    ['patternProperties miss', { ...base, patternProperties: { '^x-': {} } }, { y: 1 }, 'invalid_arguments:y'],
+    ['declared in an allOf branch', { allOf: [base, { properties: { n: {} } }] }, { n: 1 }, 'ok'],
+    ['opened in an anyOf branch', { anyOf: [base, { additionalProperties: true }] }, { q: 1 }, 'ok'],
+    ['through a $ref', { $ref: '#/$defs/a', $defs: { a: base } }, { city: 'x', q: 1 }, 'invalid_arguments:q'],
+    ['a prototype name is not declared', base, { toString: 1 }, 'invalid_arguments:toString'],
+  ] as const)('%s', (_what, schema, args, want) => {
+    expect(outcome(schema, args)).toBe(want);
+  });
+
+  it('names every unknown argument and what the tool takes', () => {
+    const e = (() => {
+      try {
+        validateArgs(withSchema(base), { zzz: 1, city: 'x', yyy: 2 });
+      } catch (err) {
+        return err as ToolboxError;
+      }
+      throw new Error('accepted');
+    })();
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toMatch(/unknown argument 'zzz'; unknown argument 'yyy'/);
+    expect(e.hint).toMatch(/It takes: city\./);
+  });
+});

@@ -75,6 +75,18 @@ export const CASES = {
     attack: 'a value `--output=/tmp/x` reaches git as an option',
     outcome: 'blocked',
   },
+  'breaker-undeclared-argument': {
+    item: '34.4',
+    attack:
+      'a client calls the shipped `query_weather` with `{"zzz": 1}` again and again to trip the breaker for everyone',
+    outcome: 'blocked',
+  },
+  'breaker-signature-typeerror': {
+    item: '34.4',
+    attack:
+      "arguments a schema allows but the function's signature refuses (Python `TypeError: unexpected keyword`, a Node parameter that cannot be destructured)",
+    outcome: 'blocked',
+  },
   'http-dot-segment': { item: 8, attack: 'a `{{param}}` path value of `..` climbs the URL path', outcome: 'refused' },
   'http-secret-argument-host': {
     item: '33.4',

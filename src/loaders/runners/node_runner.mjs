@@ -11,7 +11,8 @@
 // a question with the stdin line {"answer": {rid, result | error}}.
 //
 // Replies: {"ok": true, "result"} or {"ok": false, "error": {"kind", "type", "message", "traceback"}},
-// kind one of module_not_found, import_failed, function_not_found, exception, not_serializable.
+// kind one of module_not_found, import_failed, function_not_found, exception, bad_call (the arguments do
+// not fit the function's parameter list), not_serializable.
 import { mkdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -196,8 +197,57 @@ async function call(fn, args, channel = stderrChannel) {
     const reply = fail('exception', type, message, e instanceof Error ? e.stack : undefined);
     // An error named ValueError (or marked { rejected: true }) is the tool rejecting its arguments.
     if (e instanceof Error && (e.name === 'ValueError' || e.rejected === true)) reply.error.rejected = true;
+    // A TypeError from binding the arguments to the function's own parameter list (destructuring
+    // a part the caller left out) is the caller's mistake, as Python's signature TypeError is.
+    else if (e instanceof TypeError && signatureMismatch(fn, args ?? {})) {
+      reply.error.kind = 'bad_call';
+      reply.error.rejected = true;
+    }
     return reply;
   }
+}
+
+/**
+ * Whether binding `args` to the parameter list of `fn` alone throws a TypeError: the list is cut
+ * from the function's source and bound by a body-less copy. A default that names something of the
+ * module (a ReferenceError in the copy) or a list this scanner cannot cut counts as "no": the
+ * failure then stays the tool's, the conservative side.
+ */
+function signatureMismatch(fn, args) {
+  const params = parameterList(Function.prototype.toString.call(fn));
+  if (params === undefined || !/[{[]/.test(params)) return false; // plain names cannot fail to bind
+  let probe;
+  try {
+    probe = new Function(`"use strict"; return (${params}) => 0;`)();
+  } catch {
+    return false;
+  }
+  try {
+    probe(args, {});
+    return false;
+  } catch (p) {
+    return p instanceof TypeError;
+  }
+}
+
+/** The source text between the parentheses of a function's parameter list (strings, comments and nesting skipped). */
+function parameterList(src) {
+  const open = src.indexOf('(');
+  const arrow = src.indexOf('=>');
+  if (open < 0 || (arrow >= 0 && arrow < open)) return undefined; // `x => …`: one plain name
+  let depth = 0;
+  for (let i = open; i < src.length; i++) {
+    const c = src[i];
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < src.length && src[i] !== c; i++) if (src[i] === '\\') i++;
+    } else if (c === '/' && src[i + 1] === '*') i = src.indexOf('*/', i + 2) + 1 || src.length;
+    else if (c === '/' && src[i + 1] === '/') i = src.indexOf('\n', i) < 0 ? src.length : src.indexOf('\n', i);
+    else if (c === '(' || c === '{' || c === '[') depth++;
+    else if (c === ')' || c === '}' || c === ']') {
+      if (--depth === 0) return c === ')' ? src.slice(open + 1, i) : undefined;
+    }
+  }
+  return undefined;
 }
 
 function writeAll(fd, text) {

@@ -8,7 +8,8 @@ on a private copy of the original stdout, prefixed with \\x1e; fd 1 itself is po
 that nothing the tool prints (even from subprocesses) can corrupt them.
 
 Replies: {"ok": true, "result": ...} or {"ok": false, "error": {"kind", "type", "message", "traceback"}}
-with kind one of: module_not_found, import_failed, function_not_found, exception, not_serializable.
+with kind one of: module_not_found, import_failed, function_not_found, exception, bad_call (the
+arguments do not fit the function's signature), not_serializable.
 """
 # Only what every call needs is imported up front (asyncio alone costs ~40 ms); the rest is imported
 # where it is used, on the error and fallback paths.
@@ -237,10 +238,34 @@ def call(fn, args, channel=None):
         # ValueError is how a tool rejects its arguments: the caller's fault, not counted by the breaker.
         if isinstance(e, ValueError):
             r["error"]["rejected"] = True
+        # A TypeError about the call's own signature (an unexpected or missing keyword of the tool
+        # function itself) is the caller's mistake too; one raised deeper inside the tool is not.
+        elif isinstance(e, TypeError) and _signature_mismatch(fn, args, e):
+            r["error"]["kind"] = "bad_call"
+            r["error"]["rejected"] = True
         return r
     finally:
         if helper is not None:
             helper._channel = None
+
+
+def _signature_mismatch(fn, args, e):
+    """Whether the arguments cannot be bound to the tool function's parameters (inspect follows
+    __wrapped__, so a decorated function is judged by its real signature). The TypeError must also
+    have been raised at the call itself or by a wrapper's own frame: a deep TypeError with arguments
+    that a changed signature happens not to bind is still the tool's."""
+    import inspect
+    try:
+        inspect.signature(fn).bind(**args)
+        return False
+    except TypeError:
+        pass
+    except ValueError:  # no signature to read (some builtins)
+        return False
+    tb, depth = e.__traceback__, 0
+    while tb is not None and tb.tb_next is not None:
+        tb, depth = tb.tb_next, depth + 1
+    return depth <= 1
 
 
 def _tool_traceback(e):

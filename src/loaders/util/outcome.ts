@@ -117,6 +117,18 @@ export function replyResult(
   }
   const pkg = missingPackage(err, entry);
   if (pkg) throw missingDependency(pkg, err.message, entry);
+  // The arguments did not fit the function's parameters (Python's "unexpected keyword argument",
+  // a destructured parameter the caller left out): the call's mistake, exit 2, never the breaker's.
+  if (err.kind === 'bad_call')
+    throw new ToolboxError(
+      'invalid_arguments',
+      `tool '${entry.contract.id}' cannot be called with these arguments: ${err.message}`,
+      {
+        exitCode: ExitCode.usage,
+        hint: `Pass the arguments of its schema (\`toolbox show ${entry.contract.id}\`). If they fit the schema, the schema and the function's parameters disagree: fix ${entry.file}.`,
+        details: { kind: err.kind, rejected: true },
+      },
+    );
   throw new ToolRunError({
     kind: 'failed',
     message: err.message,
