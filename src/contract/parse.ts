@@ -5,6 +5,7 @@ import { codeFrame, findIndentSlip } from './yaml-indent.js';
 import { ajvFor, pointerToPath, remoteRefs, type AjvError } from './ajv.js';
 import { linearProblem } from './regex.js';
 import { contractValidator } from './contract-validator.js';
+import { MAX_SCHEMA_DEPTH, pathDeeperThan } from '../util/json-depth.js';
 
 /** Contract files larger than this are refused without parsing. */
 export const MAX_CONTRACT_BYTES = 1024 * 1024;
@@ -104,6 +105,19 @@ export function parseContract(file: string, bytes: Uint8Array): ParsedContract {
     return done(data, src.locate);
   }
 
+  // Before anything walks it recursively (the unsafe-key scan, ajv, lint rules, serve's definitions).
+  const deep = pathDeeperThan(data, MAX_SCHEMA_DEPTH + 1);
+  if (deep) {
+    const top = deep.slice(0, 1);
+    err(
+      'schema-too-deep',
+      `${top.length ? `'${String(top[0])}'` : 'the contract'} is nested more than ${MAX_SCHEMA_DEPTH} levels deep (at ${deep.slice(0, 6).join('.')}…)`,
+      src.locate(top),
+      top,
+      'Flatten it, or name a repeated shape once under $defs and refer to it with $ref.',
+    );
+    return done(undefined, src.locate);
+  }
   const unsafe = findUnsafeKeys(data);
   for (const p of unsafe)
     err(

@@ -67,6 +67,13 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     docs: 'Inline the referenced schema under $defs.',
   },
   {
+    id: 'schema-too-deep',
+    severity: 'error',
+    description:
+      "The tool's `schema` or `output_schema` is nested deeper than toolbox walks (MAX_SCHEMA_DEPTH levels).",
+    docs: 'Flatten the schema, or name a repeated shape once under $defs and refer to it with $ref.',
+  },
+  {
     id: 'duplicate-id',
     severity: 'error',
     description: 'Two contracts have the same tool id.',

@@ -14,6 +14,7 @@ import { installNpmServer, installPypiServer, type ManagedServer } from './insta
 import { openSession, type McpTarget } from './session.js';
 import { authFailure, type OpenUrl } from './oauth.js';
 import { envTemplate, parseLauncher, readClientConfig, type ServerSource } from './sources.js';
+import { refuseDeepSchemas, tooDeepError } from './depth-guard.js';
 import { resolveServerCommand, type ServerBind } from './spawn.js';
 
 export type { ImportStatus, ImportedTool } from './import-write.js';
@@ -107,6 +108,8 @@ function outDir(project: Project, opts: ImportOptions): string {
 
 /** The server did not come up or answer: exit 4 (5 on a timeout), with what to try. */
 function serverError(e: unknown): unknown {
+  const deep = tooDeepError(e, 'import mcp');
+  if (deep) return deep;
   const auth = authFailure(e);
   if (auth) return auth;
   if (!isToolRunError(e)) return e;
@@ -282,6 +285,7 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
     loaderBase = { command: pp.command, args: pp.args, ...(managed ? { package: managed.package } : {}) };
   }
   const { server, tools } = await listTools(target, opts);
+  refuseDeepSchemas(server.name, tools);
   const base = {
     ...(src.name ? { name: src.name } : {}),
     server,

@@ -6,6 +6,7 @@ import { resolveServerCommand, type ServerBind } from './spawn.js';
 import { startServerProcess } from './process.js';
 import { eraHint, forgetEra, rememberEra } from './era.js';
 import { attachSinks, type CallSink, type Sinks } from './sinks.js';
+import { guardDepth } from './depth-guard.js';
 import { authFailure, ServerOAuth, type OpenUrl, type PreRegistered } from './oauth.js';
 
 export type { CallSink, McpQuestion } from './sinks.js';
@@ -210,7 +211,7 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
       await proc.exited.catch(() => undefined);
     };
     const { ProcessTransport } = await import('./transport.js');
-    const transport = new ProcessTransport(proc);
+    const transport = guardDepth(new ProcessTransport(proc));
     try {
       await abortable(client.connect(transport, connectOpts), opts.signal);
     } catch (error) {
@@ -229,11 +230,13 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
     });
     oauth = auth;
     await auth.listen();
-    let transport = new StreamableHTTPClientTransport(new URL(target.url), {
-      requestInit: { headers: target.headers },
-      authProvider: auth,
-      fetch: steadyFetch,
-    });
+    let transport = guardDepth(
+      new StreamableHTTPClientTransport(new URL(target.url), {
+        requestInit: { headers: target.headers },
+        authProvider: auth,
+        fetch: steadyFetch,
+      }),
+    );
     // The person authorized during a request: redeem the code on this transport (RFC 9207 issuer checked).
     const redeem = async (): Promise<boolean> => {
       const p = auth.pending;
@@ -259,11 +262,13 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
         client = newClient();
         sinks = attachSinks(client);
         watch();
-        transport = new StreamableHTTPClientTransport(new URL(target.url), {
-          requestInit: { headers: target.headers },
-          authProvider: auth,
-          fetch: steadyFetch,
-        });
+        transport = guardDepth(
+          new StreamableHTTPClientTransport(new URL(target.url), {
+            requestInit: { headers: target.headers },
+            authProvider: auth,
+            fetch: steadyFetch,
+          }),
+        );
       }
     }
   }

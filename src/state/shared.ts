@@ -251,7 +251,10 @@ export class SharedState {
   }
 
   private redact(text: string): string {
-    return redactText(text, [this.url.password, this.url.username]);
+    // The URL itself (a client library may quote it), then each credential, decoded and as written.
+    const { url, password, username } = this.url;
+    const raw = (v?: string) => (v ? [v, encodeURIComponent(v)] : []);
+    return redactText(text.split(url).join(this.url.shown), [...raw(password), ...raw(username)]);
   }
 
   private set(h: StateHealth): void {

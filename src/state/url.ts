@@ -60,18 +60,65 @@ const bad = (shown: string, why: string) =>
     hint: 'Give redis://[user[:password]@]host[:port][/db] or rediss:// for TLS (credentials may come from TOOLBOX_STATE_USERNAME / TOOLBOX_STATE_PASSWORD or TOOLBOX_STATE_PASSWORD_FILE instead).',
   });
 
-/** The URL with any password (and a username, which may itself be a token) replaced by `***`. */
+const SCHEME = /[a-z][a-z0-9+.-]*:\/\//gi;
+// A username is shown only when it is plainly one (no character a URL would have to escape).
+const PLAIN_USER = /^[A-Za-z0-9._~-]*$/;
+
+/** `user:***` (or `:***`) for credentials `cred` that hold a password, else `***` (a lone username may be a token). */
+function maskCredentials(cred: string): string {
+  const colon = cred.indexOf(':');
+  if (colon < 0) return '***';
+  const user = cred.slice(0, colon);
+  return PLAIN_USER.test(user) ? `${user}:***` : '***';
+}
+
+/**
+ * The text with the credentials of every `scheme://…@` URL in it replaced by `***`. A password may
+ * hold `/`, `#`, `?`, `@` or `%` (written raw, the URL may not even parse): everything from the
+ * scheme up to the LAST `@` before the next white space or the next URL counts as credentials, so a
+ * password is never half shown. An `@` in a URL's path or query hides that part too: the safe side.
+ */
 export function redactUrl(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^@/\s?#]*)@/gi, (_all, scheme: string, cred: string) =>
-    cred.includes(':') ? `${scheme}${cred.slice(0, cred.indexOf(':'))}:***@` : `${scheme}***@`,
-  );
+  const starts = [...text.matchAll(SCHEME)].map((m) => ({ at: m.index, len: m[0].length }));
+  if (!starts.length) return text;
+  let out = '';
+  let pos = 0;
+  starts.forEach(({ at, len }, i) => {
+    if (at < pos) return;
+    const begin = at + len;
+    const limit = i + 1 < starts.length ? starts[i + 1]!.at : text.length;
+    const ws = text.slice(begin, limit).search(/\s/);
+    const end = ws < 0 ? limit : begin + ws;
+    const lastAt = text.lastIndexOf('@', end - 1);
+    out += text.slice(pos, begin);
+    if (lastAt >= begin) {
+      out += `${maskCredentials(text.slice(begin, lastAt))}@`;
+      pos = lastAt + 1;
+    } else pos = begin;
+  });
+  return out + text.slice(pos);
+}
+
+/**
+ * One state URL as given (whole, even when it is not a valid URL, with spaces or without `//`),
+ * shown without its credentials: everything between the scheme and the last `@`.
+ */
+export function redactStateUrl(text: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:(\/\/?)?/i.exec(text)?.[0] ?? '';
+  const lastAt = text.lastIndexOf('@');
+  if (lastAt < scheme.length) return redactUrl(text);
+  return `${text.slice(0, scheme.length)}${maskCredentials(text.slice(scheme.length, lastAt))}@${text.slice(lastAt + 1)}`;
 }
 
 /** Any text (an error message from the client library) with URL credentials and the given secrets removed. */
 export function redactText(text: string, secrets: (string | undefined)[] = []): string {
-  let out = redactUrl(text);
-  for (const s of secrets) if (s && s.length >= 3) out = out.split(s).join('***');
-  return out;
+  let out = text;
+  // Longest first, so that a secret holding another is removed whole.
+  const list = [...new Set(secrets.filter((s): s is string => !!s && s.length >= 3))].sort(
+    (a, b) => b.length - a.length,
+  );
+  for (const s of list) out = out.split(s).join('***');
+  return redactUrl(out);
 }
 
 /**
@@ -94,7 +141,7 @@ export function parseStateUrl(
   source: StateUrl['source'],
   env: Record<string, string | undefined> = {},
 ): StateUrl {
-  const shownRaw = redactUrl(text.trim());
+  const shownRaw = redactStateUrl(text.trim());
   let u: URL;
   try {
     u = new URL(text.trim());
@@ -102,18 +149,32 @@ export function parseStateUrl(
     throw bad(shownRaw, 'not a URL');
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw bad(shownRaw, `unsupported scheme ${u.protocol}`);
+  // With credentials in the text, a part the parser found elsewhere (path, query, host) may be a
+  // piece of the password (`redis://pw#x@h` has host `pw`): such parts are refused, never quoted.
+  const hasAt = text.includes('@');
+  const quote = (v: string) => (hasAt ? '' : ` '${v}'`);
+  if (hasAt && !u.username && !u.password)
+    throw bad(shownRaw, "an '@' outside the credentials (write @, /, ? or # in a password as %40, %2F, %3F, %23)");
+  if (u.hash) throw bad(shownRaw, "a '#' fragment (write # in a password as %23)");
   if (!u.hostname) throw bad(shownRaw, 'no host');
   const port = u.port ? Number(u.port) : 6379;
   const path = u.pathname.replace(/^\//, '');
   if (path !== '' && !/^\d{1,2}$/.test(path))
-    throw bad(shownRaw, `database '${path}' is not a number (0-15 by default)`);
+    throw bad(shownRaw, `database${quote(path)} is not a number (0-15 by default)`);
   const ns = u.searchParams.get('ns') ?? 'toolbox';
-  if (!NS_RE.test(ns)) throw bad(shownRaw, `ns '${ns}' must be 1-64 letters, digits, '_', '.' or '-'`);
+  if (!NS_RE.test(ns)) throw bad(shownRaw, `ns${quote(ns)} must be 1-64 letters, digits, '_', '.' or '-'`);
   for (const k of u.searchParams.keys())
-    if (k !== 'ns') throw bad(shownRaw, `unknown parameter '${k}' (only ns= is understood)`);
-  const username = decodeURIComponent(u.username) || env[STATE_USER_ENV] || undefined;
+    if (k !== 'ns') throw bad(shownRaw, `unknown parameter${quote(k)} (only ns= is understood)`);
+  const decode = (v: string, what: string) => {
+    try {
+      return decodeURIComponent(v);
+    } catch {
+      throw bad(shownRaw, `the ${what} is not valid percent-encoding (write a literal % as %25)`);
+    }
+  };
+  const username = decode(u.username, 'username') || env[STATE_USER_ENV] || undefined;
   const password =
-    decodeURIComponent(u.password) || env[STATE_PASSWORD_ENV] || passwordFromFile(env, shownRaw) || undefined;
+    decode(u.password, 'password') || env[STATE_PASSWORD_ENV] || passwordFromFile(env, shownRaw) || undefined;
   return {
     url: text.trim(),
     shown: shownRaw,

@@ -485,6 +485,27 @@ export const CASES = {
     attack: 'a tool granted `127.0.0.1:<port>` by the user reaches another port or address of the host',
     outcome: net,
   },
+  'remote-schema-deep': {
+    item: '34.5',
+    attack: 'an MCP server lists a tool whose inputSchema is nested 900 levels deep (`import mcp`, the SDK client)',
+    outcome: 'refused',
+  },
+  'remote-schema-cycle': {
+    item: '34.5',
+    attack: "an MCP server's tool schema refers to itself through a `$ref` cycle (import, validate, run, serve)",
+    outcome: 'blocked',
+  },
+  'contract-schema-deep': {
+    item: '34.5',
+    attack: "a contract's own `schema` is nested 900 levels deep (validate, serve's definitions)",
+    outcome: 'refused',
+  },
+  'state-password-special-chars': {
+    item: '34.5',
+    attack:
+      'a Redis password holding `/`, `#`, `?`, `@` or `%` (raw URL that does not parse, encoded, password-only, user-only, rediss)',
+    outcome: 'blocked',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

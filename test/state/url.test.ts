@@ -82,6 +82,78 @@ describe('state URLs', () => {
   });
 });
 
+describe('a state URL password never shows, whatever it holds', () => {
+  const secret = 'S3cr3tPart';
+  // Passwords with every character that ends a URL part, raw (the URL may not even parse) or encoded.
+  const passwords = [
+    `${secret}/x`,
+    `a/${secret}`,
+    `${secret}#frag`,
+    `q?${secret}`,
+    `${secret}@at`,
+    `p@${secret}@x`,
+    `${secret}%zz`,
+    `${secret}%41`,
+    `${secret} space`,
+    encodeURIComponent(`${secret}/#?@%`),
+  ];
+  const forms = (pw: string) => [
+    `redis://app:${pw}@127.0.0.1:6379/0`,
+    `rediss://app:${pw}@cache.example:6380/1?ns=a`,
+    `redis://:${pw}@h`,
+    `redis://${pw}@h`, // user-only: the name may itself be a token
+    `redis://${pw}:${pw}@h`,
+    `redis://app:${pw}@h/zz`, // invalid db
+    `redis://app:${pw}@h?tls=1`, // unknown parameter
+    `redis://app:${pw}@`, // no host
+    `http://app:${pw}@h`, // wrong scheme
+    `redis:/app:${pw}@h`,
+    `redis:app:${pw}@h`,
+  ];
+
+  it('is redacted in shown, in every state_url_invalid message and hint', () => {
+    let refused = 0;
+    for (const pw of passwords)
+      for (const url of forms(pw)) {
+        try {
+          const u = parseStateUrl(url, 'flag');
+          expect(u.shown, url).not.toContain(secret);
+          expect(u.shown, url).toContain('***@');
+        } catch (e) {
+          const err = e as ToolboxError;
+          expect(err.code, url).toBe('state_url_invalid');
+          expect(`${err.message} ${err.hint ?? ''} ${JSON.stringify(err.details ?? {})}`, url).not.toContain(secret);
+          expect(err.message, url).toContain('***');
+          refused++;
+        }
+      }
+    expect(refused).toBeGreaterThan(20); // the invalid forms really went through the error path
+  });
+
+  it('is redacted from any text quoting such URLs (a client library error), several in one line', () => {
+    for (const pw of passwords.filter((x) => !/\s/.test(x))) {
+      const text = `connect to redis://app:${pw}@h:1/0 failed; fallback rediss://:${pw}@x (and redis://${pw}@y)`;
+      expect(redactText(text), pw).not.toContain(secret);
+      expect(redactUrl(text), pw).toMatch(
+        /^connect to redis:\/\/app:\*\*\*@h:1\/0 failed; fallback rediss:\/\/:\*\*\*@x/,
+      );
+    }
+    expect(redactText(`WRONGPASS ${secret}/x`, [`${secret}/x`])).toBe('WRONGPASS ***');
+    // White space ends a URL in free text: a password holding some is removed as a known secret.
+    const spaced = `${secret} space`;
+    expect(redactText(`redis://app:${spaced}@h`, [spaced])).not.toContain(secret);
+  });
+
+  it('keeps the useful parts: host, port, db, namespace and a plain username', () => {
+    expect(parseStateUrl('rediss://app:a%2Fb%23c@cache:6380/2?ns=t', 'env').shown).toBe(
+      'rediss://app:***@cache:6380/2?ns=t',
+    );
+    expect(redactUrl('no credentials: redis://h:1/0 and https://example.com/a?b=c')).toBe(
+      'no credentials: redis://h:1/0 and https://example.com/a?b=c',
+    );
+  });
+});
+
 describe('which state URL is in force', () => {
   let home: string;
   const p = tempProject({});
