@@ -87,6 +87,27 @@ export const CASES = {
       "arguments a schema allows but the function's signature refuses (Python `TypeError: unexpected keyword`, a Node parameter that cannot be destructured)",
     outcome: 'blocked',
   },
+  'remote-schema-deep': {
+    item: '34.5',
+    attack: 'an MCP server lists a tool whose inputSchema is nested 900 levels deep (`import mcp`, the SDK client)',
+    outcome: 'refused',
+  },
+  'remote-schema-cycle': {
+    item: '34.5',
+    attack: "an MCP server's tool schema refers to itself through a `$ref` cycle (import, validate, run, serve)",
+    outcome: 'blocked',
+  },
+  'contract-schema-deep': {
+    item: '34.5',
+    attack: "a contract's own `schema` is nested 900 levels deep (validate, serve's definitions)",
+    outcome: 'refused',
+  },
+  'state-password-special-chars': {
+    item: '34.5',
+    attack:
+      'a Redis password holding `/`, `#`, `?`, `@` or `%` (raw URL that does not parse, encoded, password-only, user-only, rediss)',
+    outcome: 'blocked',
+  },
   'http-dot-segment': { item: 8, attack: 'a `{{param}}` path value of `..` climbs the URL path', outcome: 'refused' },
   'http-secret-argument-host': {
     item: '33.4',
@@ -484,27 +505,6 @@ export const CASES = {
     item: '33.4',
     attack: 'a tool granted `127.0.0.1:<port>` by the user reaches another port or address of the host',
     outcome: net,
-  },
-  'remote-schema-deep': {
-    item: '34.5',
-    attack: 'an MCP server lists a tool whose inputSchema is nested 900 levels deep (`import mcp`, the SDK client)',
-    outcome: 'refused',
-  },
-  'remote-schema-cycle': {
-    item: '34.5',
-    attack: "an MCP server's tool schema refers to itself through a `$ref` cycle (import, validate, run, serve)",
-    outcome: 'blocked',
-  },
-  'contract-schema-deep': {
-    item: '34.5',
-    attack: "a contract's own `schema` is nested 900 levels deep (validate, serve's definitions)",
-    outcome: 'refused',
-  },
-  'state-password-special-chars': {
-    item: '34.5',
-    attack:
-      'a Redis password holding `/`, `#`, `?`, `@` or `%` (raw URL that does not parse, encoded, password-only, user-only, rediss)',
-    outcome: 'blocked',
   },
 } satisfies Record<string, HostileCase>;
 
