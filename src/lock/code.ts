@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ToolEntry } from '../contract/types.js';
+import { ExitCode, ToolboxError } from '../errors.js';
 import { nodeModulePaths, programPaths, pythonModulePaths } from '../sandbox/tool-paths.js';
 
 /**
@@ -20,8 +21,12 @@ import { nodeModulePaths, programPaths, pythonModulePaths } from '../sandbox/too
  */
 export type CodeFiles = Record<string, string>;
 
-/** A folder tree bigger than this is not a tool's own code: the lock records the cap, not the files. */
-const MAX_ENTRIES = 20_000;
+/**
+ * A folder tree bigger than this is not a tool's own code, and toolbox cannot pin it: `lock` and
+ * `run --locked` refuse the tool (`lock_tool_too_large`) rather than record a cap that would let
+ * every file under it drift unnoticed.
+ */
+export const MAX_ENTRIES = 20_000;
 
 // Content hashes per file, reused while size, mtime, ctime, inode and device are the same (ctime
 // cannot be set back by utimes(): a file rewritten with its old mtime still changes it).
@@ -52,7 +57,7 @@ interface WalkOptions {
 }
 
 /** One path the sandbox binds: a file, or a folder walked without following links. */
-function addPath(root: string, abs: string, out: CodeFiles, o: WalkOptions): void {
+function addPath(root: string, abs: string, out: CodeFiles, o: WalkOptions, tool?: string): void {
   const rel = (p: string) => {
     const r = relative(root, p);
     return r.startsWith('..') || isAbsolute(r) ? p : r.split(sep).join('/');
@@ -89,7 +94,15 @@ function addPath(root: string, abs: string, out: CodeFiles, o: WalkOptions): voi
     visit(abs, st);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    out[`${rel(abs)}/`] = `too many files (over ${MAX_ENTRIES})`;
+    throw new ToolboxError(
+      'lock_tool_too_large',
+      `${tool ? `tool '${tool}': ` : ''}its code folder ${rel(abs)}/ holds more than ${MAX_ENTRIES} files: toolbox cannot pin it, so it cannot be locked`,
+      {
+        exitCode: ExitCode.registry,
+        hint: 'Narrow what the tool loads: give it a package or module folder of its own (loader_config.module), and move data, virtual environments and build output out of that folder (or into node_modules, which is pinned by its record).',
+        details: { path: rel(abs), limit: MAX_ENTRIES },
+      },
+    );
   }
 }
 
@@ -130,7 +143,7 @@ export function codePaths(root: string, entry: ToolEntry): string[] {
 export function codeFiles(root: string, entry: ToolEntry): CodeFiles {
   const out: CodeFiles = {};
   const o = { skipPycache: entry.contract.loader === 'python_function' };
-  for (const p of codePaths(root, entry)) addPath(root, p, out, o);
+  for (const p of codePaths(root, entry)) addPath(root, p, out, o, entry.contract.id);
   const sorted: CodeFiles = {};
   for (const k of Object.keys(out).sort()) sorted[k] = out[k]!;
   return sorted;

@@ -87,6 +87,12 @@ export const CASES = {
       "arguments a schema allows but the function's signature refuses (Python `TypeError: unexpected keyword`, a Node parameter that cannot be destructured)",
     outcome: 'blocked',
   },
+  'locked-too-many-files': {
+    item: '34.2',
+    attack:
+      'a tool package grows past 20,000 files after `toolbox lock` (once locked as "too many files", then unpinned)',
+    outcome: 'refused',
+  },
   'remote-schema-deep': {
     item: '34.5',
     attack: 'an MCP server lists a tool whose inputSchema is nested 900 levels deep (`import mcp`, the SDK client)',
