@@ -127,6 +127,24 @@ describe(`the packed ${NAME} tarball`, () => {
     expect(Object.keys(pkg.bin).sort()).toEqual([NAME, 'toolbox'].sort());
   });
 
+  it('`npm publish --dry-run` is clean: no warning, no correction of the manifest, the files a user needs', () => {
+    // Scripts off: the pack above already built dist/. Any registry contact would fail (loopback port 9).
+    const r = sh(
+      SRC,
+      'npm',
+      ['publish', '--dry-run', '--json', '--ignore-scripts', '--registry', 'http://127.0.0.1:9/'],
+      120_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => /npm (warn|error)/i.test(l))).toEqual([]);
+    const doc = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { id: string; files: { path: string }[] };
+    expect(doc.id).toMatch(new RegExp(`^${NAME}@\\d+\\.\\d+\\.\\d+`));
+    const files = doc.files.map((f) => f.path);
+    for (const f of ['dist/index.js', 'dist/cli.cjs', 'bin/toolbox.js', 'README.md', 'LICENSE'])
+      expect(files).toContain(f);
+    expect(files.filter((f) => /^(test|src|\.toolbox|node_modules)\//.test(f))).toEqual([]);
+  }, 180_000);
+
   it("README's Quick start runs as written: build line, install from the tarball, init, validate, run", () => {
     expect(BUILD).toEqual([expect.stringMatching(/^npm ci && npm pack\s+#/)]);
     expect(tarball).toMatch(new RegExp(`/${NAME}-\\d+\\.\\d+\\.\\d+\\.tgz$`));
