@@ -132,12 +132,23 @@ describe(`the packed ${NAME} tarball`, () => {
     const r = sh(
       SRC,
       'npm',
-      ['publish', '--dry-run', '--json', '--ignore-scripts', '--registry', 'http://127.0.0.1:9/'],
+      // A stand-in token: without one npm warns that publishing needs a login (true, and not a defect).
+      [
+        'publish',
+        '--dry-run',
+        '--json',
+        '--ignore-scripts',
+        '--registry',
+        'http://127.0.0.1:9/',
+        '--//127.0.0.1:9/:_authToken=dry-run-only',
+      ],
       120_000,
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => /npm (warn|error)/i.test(l))).toEqual([]);
-    const doc = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { id: string; files: { path: string }[] };
+    // npm 11 keys the document by package name; npm 10 printed it bare.
+    const out = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Record<string, unknown>;
+    const doc = (out.id ? out : Object.values(out)[0]) as { id: string; files: { path: string }[] };
     expect(doc.id).toMatch(new RegExp(`^${NAME}@\\d+\\.\\d+\\.\\d+`));
     const files = doc.files.map((f) => f.path);
     for (const f of ['dist/index.js', 'dist/cli.cjs', 'bin/toolbox.js', 'README.md', 'LICENSE'])
