@@ -28,7 +28,12 @@ function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext, code?: stri
         },
       );
     }
-    return { kind: 'http', url: expand(cfg.url, cc.env), headers: expandAll(cfg.headers, cc.env) };
+    return {
+      kind: 'http',
+      project: ctx.project.root,
+      url: expand(cfg.url, cc.env),
+      headers: expandAll(cfg.headers, cc.env),
+    };
   }
   // ${PROJECT_ROOT} lets a shipped contract hand the server a folder of the project (e.g. the
   // filesystem server's allowed directory) without an absolute path.

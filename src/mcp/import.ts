@@ -230,6 +230,7 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
     }
     target = {
       kind: 'http',
+      project: project.root,
       url: s.url,
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expandNow(v, env)])),
     };

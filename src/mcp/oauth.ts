@@ -10,13 +10,15 @@
 //   fails with mcp_auth_required, telling the user to authorize once with `import mcp --url`.
 // - Metadata is discovered again for every authorization (never cached: the server may have moved to
 //   another authorization server, which then gets a registration of its own).
-// - Registration and tokens are kept per server URL in the user's own state folder
-//   (`~/.local/state/toolbox/mcp-oauth/`, 0700, files 0600), never in the project: a contract names a
-//   URL and nothing else, and a token only ever goes to the server it was issued for.
+// - Registration and tokens are kept per (project real path, server URL) in the user's own state
+//   folder (`~/.local/state/toolbox/mcp-oauth/`, 0700, files 0600), never in the project: a contract
+//   names a URL and nothing else, a token only ever goes to the server it was issued for, and only
+//   for the project it was authorized in (a cloned project's contract naming the same URL gets none).
+//   Files of the older per-URL form are never read: each project authorizes once again.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type {
   OAuthClientInformationContext,
   OAuthClientMetadata,
@@ -27,6 +29,7 @@ import type {
 import { ExitCode, ToolboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { userStateDir } from '../util/user-dirs.js';
+import { realOrUndefined } from '../util/binds.js';
 import { mkdirSync } from 'node:fs';
 
 /** Shows an authorization URL to a person (whose browser then comes back to toolbox's listener). */
@@ -50,7 +53,7 @@ interface Stored {
 /** How long a person has to finish authorizing in the browser. */
 const AUTHORIZE_MS = 5 * 60_000;
 
-function storeFile(serverUrl: string): string | undefined {
+function storeFile(project: string, serverUrl: string): string | undefined {
   const base = userStateDir();
   if (!base) return undefined;
   const dir = join(base, 'mcp-oauth');
@@ -59,7 +62,8 @@ function storeFile(serverUrl: string): string | undefined {
   } catch {
     return undefined;
   }
-  return join(dir, `${createHash('sha256').update(serverUrl).digest('hex').slice(0, 32)}.json`);
+  const key = JSON.stringify(['project', project, serverUrl]);
+  return join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
 }
 
 /**
@@ -75,7 +79,11 @@ export class ServerOAuth implements OAuthClientProvider {
   /** The callback of the last authorization, for finishAuth. */
   pending?: URLSearchParams;
 
+  /** The project's real path: its tokens are its own. */
+  readonly project: string;
+
   constructor(
+    project: string,
     readonly serverUrl: string,
     private readonly opts: {
       openUrl?: OpenUrl;
@@ -84,7 +92,8 @@ export class ServerOAuth implements OAuthClientProvider {
       signal?: AbortSignal;
     } = {},
   ) {
-    this.file = storeFile(serverUrl);
+    this.project = realOrUndefined(project) ?? resolve(project);
+    this.file = storeFile(this.project, serverUrl);
     this.record = this.read();
     if (opts.metadataUrl && opts.metadataUrl !== this.record.metadataUrl) {
       this.record.metadataUrl = opts.metadataUrl;
@@ -248,7 +257,7 @@ export class ServerOAuth implements OAuthClientProvider {
 export function authRequired(serverUrl: string): ToolboxError {
   return new ToolboxError('mcp_auth_required', `the MCP server ${serverUrl} needs you to authorize toolbox`, {
     exitCode: ExitCode.toolFailed,
-    hint: `Authorize once with \`toolbox import mcp --url ${serverUrl}\` (it shows a link to open); the tokens are kept in your own state folder.`,
+    hint: `Authorize once for this project with \`toolbox import mcp --url ${serverUrl}\` run in it (it shows a link to open); the tokens are kept in your own state folder, for this project only.`,
   });
 }
 

@@ -31,7 +31,8 @@ export type McpTarget =
       /** Fingerprint of the server's code in the project (src/lock/tool-files.ts): edited code, another server. */
       code?: string;
     }
-  | { kind: 'http'; url: string; headers: Record<string, string> };
+  /** `project`: the project whose contract names the server (OAuth tokens are kept per project). */
+  | { kind: 'http'; project: string; url: string; headers: Record<string, string> };
 
 /** An open connection to one MCP server. */
 export interface McpSession {
@@ -222,7 +223,7 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
   } else {
     what = target.url;
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const auth = new ServerOAuth(target.url, {
+    const auth = new ServerOAuth(target.project, target.url, {
       openUrl: opts.openUrl,
       preRegistered: opts.preRegistered,
       metadataUrl: opts.oauthMetadataUrl,
