@@ -15,6 +15,7 @@ import type { RequestLogEntry } from './request-log.js';
 import { ClientLimits, type ClientLimitSettings } from './client-limits.js';
 import { Admission } from './admission.js';
 import { peerOf, whoSends } from './identity.js';
+import { paramsProblem, readableResponse } from './param-errors.js';
 import { AuthGate, peerCheckWorks, type HttpAuth } from './auth.js';
 import {
   checkHost,
@@ -282,6 +283,9 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
     const admitted = await admission.take(who, messageCount(parsed), gone.signal);
     if (typeof admitted !== 'function') return refuse(res, limited(admitted), parsed);
     res.once('close', admitted);
+    // Malformed params of a method serve answers: 400, in words (never a validator's dump).
+    const problem = Array.isArray(parsed) ? undefined : paramsProblem(parsed);
+    if (problem) return refuse(res, { status: 400, code: -32602, message: `Invalid params: ${problem}` }, parsed);
     // Draining: nothing new starts here (a notification, a DELETE still reach their session).
     if (draining && (answersCall(parsed) || req.method === 'GET'))
       return refuse(
@@ -309,7 +313,10 @@ export async function serveHttp(core: ServeCore, opts: HttpOptions): Promise<voi
       if (mismatch) return jsonRpcError(res, 400, `Header mismatch: ${mismatch}`, -32020, {}, requestId(parsed));
       // The client's key travels as the request's authentication info: the call queue's fair share.
       const authInfo = { token: '', clientId: who.client, scopes: [] };
-      return sendWebResponse(res, await modern.fetch(request, { parsedBody: parsed, authInfo }));
+      return sendWebResponse(
+        res,
+        await readableResponse(await modern.fetch(request, { parsedBody: parsed, authInfo })),
+      );
     }
     const refused = await sessions.handle(req, res, request, parsed, who);
     if (refused) refuse(res, refused, parsed);
