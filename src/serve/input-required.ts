@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Question, ToolClient } from '../loaders/types.js';
 import type { CallResult } from './results.js';
-import { digest, mintState, verifyState } from './request-state.js';
+import { digest, mintState, spentState, STATE_TTL_MS, verifyState } from './request-state.js';
+import type { ServeStore } from './store.js';
 import { missingCapability, notifications, type Notifier } from './tool-client.js';
 
 /** How long a call waits, suspended, for the client to come back with its answers. */
@@ -72,6 +73,8 @@ export class Exchange {
   /** True once the call ended while nobody was attached, or was given up. */
   dead = false;
   readonly abort = new AbortController();
+  /** The calls whose requestStates this one carries on (itself, and the call a state it ran from named). */
+  readonly lineage = new Set<string>([this.id]);
   private attached?: Round;
   private waiting?: { questions: Keyed[]; resolve: (r: unknown[]) => void; reject: (e: Error) => void };
   private pending?: Event;
@@ -228,15 +231,22 @@ export class Exchanges {
     start: (client: ToolClient, signal: AbortSignal) => Promise<CallResult>;
     /** The call may become a task (contract mcp.task, client declares the extension): how. */
     task?: { afterMs: number; adopt: (ex: Exchange) => Promise<Record<string, unknown>> };
+    /** Where spent states are remembered (the deployment's store: every replica refuses them). */
+    store: ServeStore;
   }): Promise<CallResult | InputRequiredShape | Record<string, unknown>> {
     const args = digest(p.args);
+    // Answers are given only to a question that was asked: with the state of that question.
+    if (p.state === undefined && p.responses !== undefined) throw spentState('inputResponses without a requestState');
     const state =
       p.state === undefined ? undefined : verifyState(p.secret, p.state, { tool: p.tool, args, caller: p.caller });
+    if (state && (await p.store.get(spentKey(state.c))) !== undefined)
+      throw spentState('its call has completed: a requestState answers one call once');
     const answers = { ...(state?.n ?? {}), ...(p.responses ?? {}) };
     let ex = state ? this.take(state.c, state.r) : undefined;
     if (ex) ex.attach(p.round, answers);
     else {
       ex = new Exchange(answers);
+      if (state) ex.lineage.add(state.c);
       this.add(ex);
       ex.attach(p.round, {});
       ex.start(p.start);
@@ -250,11 +260,13 @@ export class Exchanges {
       if (e.kind !== 'background') break;
       if (p.task) {
         this.remove(ex);
+        await spend(p.store, ex); // the call goes on as a task: its states are done
         return p.task.adopt(ex);
       }
     }
     if (e.kind === 'done') {
       this.remove(ex);
+      await spend(p.store, ex);
       return e.result;
     }
     ex.suspend(p.waitMs);
@@ -270,4 +282,16 @@ export class Exchanges {
     for (const ex of this.live.values()) ex.cancel();
     this.live.clear();
   }
+}
+
+const spentKey = (call: string) => `input:spent:${call}`;
+
+/**
+ * The call ended (or became a task): every requestState minted for it, or for the call it ran again
+ * from, is spent, in the store every replica asks, for as long as any of them could still be valid.
+ * A call that never asked minted none.
+ */
+async function spend(store: ServeStore, ex: Exchange): Promise<void> {
+  if (ex.round === 0 && ex.lineage.size === 1) return;
+  await Promise.all([...ex.lineage].map((c) => store.set(spentKey(c), 1, STATE_TTL_MS).catch(() => undefined)));
 }

@@ -27,6 +27,14 @@ export interface StatePayload {
   e: number;
 }
 
+/** A requestState that may not drive a call (spent, or answers sent without one): -32602. */
+export function spentState(detail: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid or expired requestState: ${detail}`, {
+    reason: 'invalid_request_state',
+    detail,
+  });
+}
+
 /** A stable digest of a JSON value (object keys sorted at every level). */
 export function digest(value: unknown): string {
   return createHash('sha256').update(canonical(value)).digest('base64url').slice(0, 32);

@@ -156,7 +156,9 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
     return core.inputs.run({
       tool: name,
       args,
-      caller: core.callerKey,
+      // A state answers only the client it asked: serve's caller, and the client's principal and name.
+      caller: `${core.callerKey}|${owner(ctx) ?? ''}`,
+      store: core.store,
       state: ctx.mcpReq.requestState(),
       responses: ctx.mcpReq.inputResponses,
       round: { ...roundNotifier(ctx), signal: ctx.mcpReq.signal, caps: clientCaps(ctx) },
