@@ -248,7 +248,9 @@ export class ServeCore {
       const link = r.truncated ? await publishResult(this.store, this.results, r.truncated) : undefined;
       result = this.withTier(okResult(r, this.runtime.find(r.tool).contract, link));
     } catch (e) {
-      const why = signals.find((s) => s.aborted)?.reason as unknown;
+      // The server stopping wins over the call's own signal (a waiting 2026 call is cancelled as the
+      // server stops): its client is told server_stopping, not cancelled.
+      const why = [...signals].reverse().find((s) => s.aborted && s.reason instanceof ToolboxError)?.reason as unknown;
       result = this.withTier(
         errorResult(why instanceof ToolboxError ? why : e, { structured: !this.announcesOutputSchema(id) }),
       );
@@ -299,7 +301,7 @@ export class ServeCore {
    */
   beginStop(): void {
     if (this.stopping.signal.aborted) return;
-    this.inputs.cancelAll();
+    queueMicrotask(() => this.inputs.cancelAll()); // after `stopping` carries its reason
     this.stopping.abort(
       new ToolboxError('server_stopping', 'toolbox serve is stopping: the call was stopped before it finished', {
         exitCode: ExitCode.cancelled,
