@@ -1,5 +1,6 @@
 import { ExitCode, ToolboxError } from '../errors.js';
 import { unlisted } from '../sandbox/egress/policy.js';
+import { egressDispatcher } from '../sandbox/egress/dispatcher.js';
 import type { HttpConfig, ToolEntry } from '../contract/types.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
 import type { CallContext, Loader, LoadContext, ToolOutput } from './types.js';
@@ -122,6 +123,11 @@ async function perform(
       details: { host: off.host, port: off.port, reason: off.reason },
     });
   if (ctx.signal.aborted) throw cancelledError();
+  // Every connection goes through the tool's egress proxy, as a sandboxed tool's would: it resolves
+  // the name and dials only an address the policy allows (the host's loopback, private and link-local
+  // addresses only by the user's grant); a refusal reaches the caller as network_refused (runtime).
+  if (!ctx.egress) throw new Error(`http tool '${entry.contract.id}' has the network open but no egress proxy`);
+  const dispatcher = await egressDispatcher(ctx.egress.socket);
 
   const local = new AbortController();
   let timedOut = false;
@@ -135,7 +141,7 @@ async function perform(
   try {
     let res: Response;
     try {
-      res = await fetchSameOrigin(req, local.signal);
+      res = await fetchSameOrigin(req, local.signal, dispatcher);
     } catch (e) {
       if (e instanceof ToolRunError) throw e;
       if (ctx.signal.aborted) throw cancelledError();
@@ -188,12 +194,14 @@ const MAX_REDIRECTS = 5;
  * another origin would carry the contract's headers (API keys) or body to a host the contract never
  * named, so it is not followed and the call fails, naming where it pointed.
  */
-async function fetchSameOrigin(req: HttpRequest, signal: AbortSignal): Promise<Response> {
+async function fetchSameOrigin(req: HttpRequest, signal: AbortSignal, dispatcher: object): Promise<Response> {
   let url = req.url;
   let method = req.method;
   let body = req.body;
   for (let hop = 0; ; hop++) {
-    const res = await fetch(url, { method, headers: req.headers, body, signal, redirect: 'manual' });
+    // `dispatcher` is undici's own option to Node's fetch (not in the DOM RequestInit type).
+    const init = { method, headers: req.headers, body, signal, redirect: 'manual', dispatcher } as RequestInit;
+    const res = await fetch(url, init);
     const loc = res.headers.get('location');
     if (res.status < 300 || res.status > 399 || res.status === 304 || !loc) return res;
     await res.body?.cancel().catch(() => undefined);

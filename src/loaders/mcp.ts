@@ -28,11 +28,14 @@ function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext, code?: stri
         },
       );
     }
+    // toolbox's own requests for the tool go out through its egress proxy, as the tool's would.
+    if (!cc.egress) throw new Error(`tool '${ctx.entry.contract.id}' has the network open but no egress proxy`);
     return {
       kind: 'http',
       project: ctx.project.root,
       url: expand(cfg.url, cc.env),
       headers: expandAll(cfg.headers, cc.env),
+      egress: cc.egress.socket,
     };
   }
   // ${PROJECT_ROOT} lets a shipped contract hand the server a folder of the project (e.g. the

@@ -32,7 +32,14 @@ export type McpTarget =
       code?: string;
     }
   /** `project`: the project whose contract names the server (OAuth tokens are kept per project). */
-  | { kind: 'http'; project: string; url: string; headers: Record<string, string> };
+  | {
+      kind: 'http';
+      project: string;
+      url: string;
+      headers: Record<string, string>;
+      /** The egress proxy socket of the calling tool's policy: every request goes out through it. */
+      egress?: string;
+    };
 
 /** An open connection to one MCP server. */
 export interface McpSession {
@@ -231,11 +238,12 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
     });
     oauth = auth;
     await auth.listen();
+    const fetchVia = await fetchThrough(target.egress);
     let transport = guardDepth(
       new StreamableHTTPClientTransport(new URL(target.url), {
         requestInit: { headers: target.headers },
         authProvider: auth,
-        fetch: steadyFetch,
+        fetch: fetchVia,
       }),
     );
     // The person authorized during a request: redeem the code on this transport (RFC 9207 issuer checked).
@@ -267,7 +275,7 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
           new StreamableHTTPClientTransport(new URL(target.url), {
             requestInit: { headers: target.headers },
             authProvider: auth,
-            fetch: steadyFetch,
+            fetch: fetchVia,
           }),
         );
       }
@@ -324,6 +332,19 @@ async function steadyFetch(input: string | URL | Request, init?: RequestInit): P
     if (method !== 'GET' || init?.signal?.aborted || (e as Error)?.name !== 'TypeError') throw e;
     return fetch(input, init);
   }
+}
+
+/**
+ * steadyFetch, through a tool's egress proxy when the session serves a contract's tool (the proxy
+ * resolves the server's name and dials only an address the tool's policy allows: the host's loopback
+ * and private addresses only by the user's grant). `import mcp --url` (the user's own command) has none.
+ */
+async function fetchThrough(egress: string | undefined): Promise<typeof steadyFetch> {
+  if (!egress) return steadyFetch;
+  const { egressDispatcher } = await import('../sandbox/egress/dispatcher.js');
+  const dispatcher = await egressDispatcher(egress);
+  // `dispatcher` is undici's own option to Node's fetch (not in the DOM RequestInit type).
+  return (input, init) => steadyFetch(input, { ...init, dispatcher } as RequestInit);
 }
 
 /** `p`, or its rejection as soon as `signal` aborts (the version probe does not always watch the signal). */

@@ -1,7 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callCtx, loadTool, rejection } from './helpers.js';
+import { EgressProxy } from '../../src/sandbox/egress/index.js';
+import type { CallContext } from '../../src/loaders/types.js';
+import { callCtx as baseCtx, loadTool, rejection } from './helpers.js';
+import { expected } from '../security/cases.js';
 
 /** A real HTTP server on 127.0.0.1 that records what it received. */
 let server: Server;
@@ -41,7 +44,16 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
+// The runtime gives a network-open call its egress proxy; the server here is on loopback, so the
+// proxy's policy carries the user's grant of 127.0.0.1, as grants.yaml would.
+const proxy = new EgressProxy();
+let egress: CallContext['egress'];
+const callCtx = (o: Parameters<typeof baseCtx>[0] = {}): CallContext =>
+  o.sandbox?.network ? { ...baseCtx(o), ...(egress ? { egress } : {}) } : baseCtx(o);
+
 beforeAll(async () => {
+  const listener = await proxy.lease({ tool: 'l_test_tool', hosts: true, grants: ['127.0.0.1'] });
+  egress = { socket: listener.socket, listener, mark: listener.total };
   server = createServer(handle);
   server.on('connection', (s) => {
     sockets.add(s);
@@ -51,6 +63,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
 afterAll(async () => {
+  await proxy.close();
   for (const s of sockets) s.destroy();
   await new Promise((r) => server.close(r));
 });
@@ -187,6 +200,29 @@ describe('http loader', () => {
     const tool = await loadTool('http', { url: `${base}/big` }, { sandbox });
     const err = await rejection(tool.call({}, callCtx({ sandbox })));
     expect(err).toMatchObject({ name: 'ToolRunError', kind: 'limit', limit: 'output' });
+  });
+
+  it(`hostile: network open without the user's grant, the host's loopback is never dialled (${expected('egress-http-loader', 'bwrap')})`, async () => {
+    // A contract may not reach the host's own services: an http tool is toolbox's own request, and
+    // it goes out through the same egress proxy as a sandboxed tool's.
+    const bare = new EgressProxy();
+    try {
+      const listener = await bare.lease({ tool: 'l_test_tool', hosts: true, grants: [] });
+      const before = { socket: listener.socket, listener, mark: listener.total };
+      let hits = 0;
+      const count = () => hits++;
+      server.on('request', count);
+      const tool = await loadTool('http', { url: `${base}/echo` }, { sandbox: net });
+      const err = await rejection(tool.call({}, { ...baseCtx({ sandbox: net }), egress: before }));
+      server.off('request', count);
+      expect(hits).toBe(0);
+      expect(err).toMatchObject({ name: 'ToolRunError', kind: 'failed' });
+      const refused = listener.since(before.mark);
+      expect(refused.map((r) => [r.reason, r.addressClass])).toEqual([['address', 'loopback']]);
+      expect(bare.stats.dials).toBe(0);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('without sandbox.network the call is refused before any request', async () => {

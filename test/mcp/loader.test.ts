@@ -10,6 +10,7 @@ import { openSessionCount } from '../../src/mcp/pool.js';
 import { ToolboxError } from '../../src/errors.js';
 import { isToolRunError } from '../../src/sandbox/tool-run-error.js';
 import { probeSandbox } from '../../src/sandbox/index.js';
+import { EgressProxy } from '../../src/sandbox/egress/index.js';
 import { EVERYTHING, FILESYSTEM, callCtx, entry, everythingHttp, mcpProject } from './fixtures.js';
 
 // Tool names change between server-everything versions: find them by what they do.
@@ -142,14 +143,38 @@ describe('mcp loader over Streamable HTTP', () => {
     expect((err as ToolboxError).code).toBe('network_closed');
   });
 
-  it('calls a tool on server-everything over HTTP when the network is open', async () => {
+  it('calls a tool on server-everything over HTTP when the network is open (through the egress proxy, loopback granted)', async () => {
     const srv = await everythingHttp();
+    const proxy = new EgressProxy();
     try {
+      // The server is on the host's loopback: only the user's grant opens it (issue 33).
+      const listener = await proxy.lease({ tool: 'remote', hosts: true, grants: ['127.0.0.1'] });
+      const egress = { socket: listener.socket, listener, mark: listener.total };
       const t = await load('remote', { url: srv.url, tool: names.echo }, true);
-      const out = await t.call({ message: 'over http' }, callCtx({ network: true }));
+      const out = await t.call({ message: 'over http' }, callCtx({ network: true, egress }));
       expect(out.result).toContain('over http');
+      expect(proxy.stats.dials).toBeGreaterThan(0);
       await t.dispose!();
     } finally {
+      await proxy.close();
+      await srv.stop();
+    }
+  });
+
+  it("hostile: a contract naming an MCP server on the host's loopback, without the user's grant, is refused by the proxy", async () => {
+    const srv = await everythingHttp();
+    const proxy = new EgressProxy();
+    try {
+      const listener = await proxy.lease({ tool: 'remote2', hosts: true, grants: [] });
+      const egress = { socket: listener.socket, listener, mark: listener.total };
+      const t = await load('remote2', { url: srv.url, tool: names.echo }, true);
+      const err = await t.call({ message: 'x' }, callCtx({ network: true, egress })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(listener.since(egress.mark).map((r) => r.addressClass)).toContain('loopback');
+      expect(proxy.stats.dials).toBe(0);
+      await t.dispose!();
+    } finally {
+      await proxy.close();
       await srv.stop();
     }
   });

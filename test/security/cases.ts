@@ -507,6 +507,12 @@ export const CASES = {
     attack: 'a contract lists `127.0.0.1:6379`, `localhost` or `169.254.169.254` in `sandbox.network`',
     outcome: 'refused',
   },
+  'egress-http-loader': {
+    item: '33.1',
+    attack:
+      "an `http` contract with `network: true` names `http://127.0.0.1:<port>/` (toolbox's own request, made on the host)",
+    outcome: 'blocked',
+  },
   'egress-granted-loopback': {
     item: '33.4',
     attack: 'a tool granted `127.0.0.1:<port>` by the user reaches another port or address of the host',

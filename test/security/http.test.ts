@@ -61,8 +61,9 @@ beforeAll(async () => {
     'tool_registry/redir.yaml': tool('redir', `http://127.0.0.1:${a.port}/redirect`),
     'tool_registry/echo.yaml': tool('echo', `http://127.0.0.1:${a.port}/echo`),
   });
-  // The key goes over the network: the user grants it to these tools (issue 23 item 7).
-  grantInTests(p.dir, { env: ['API_KEY'] });
+  // The key goes over the network: the user grants it to these tools (issue 23 item 7), and the
+  // servers stand on the host's loopback, which only the user's grant opens (issue 33).
+  grantInTests(p.dir, { env: ['API_KEY'], network: ['127.0.0.1'] });
   rt = new Runtime(resolveProject({ cwd: p.dir }), { env: { API_KEY: SECRET } });
 });
 afterAll(async () => {
@@ -144,5 +145,42 @@ describe('item 8: the http loader', () => {
       'pick_user.yaml:7:74',
     ]);
     expect(v.code).toBe(1);
+  });
+});
+
+describe('issue 33: the http loader goes out through the egress proxy', () => {
+  it(`a contract with network: true cannot make toolbox dial the host's loopback (${expected('egress-http-loader', 'none')})`, async () => {
+    expect(expected('egress-http-loader', 'none')).toBe('blocked');
+    // A cloned project names a loopback service; no grant of the user's opens it.
+    const hostile = project({
+      'tool_registry/admin.yaml': contract(
+        'admin',
+        'http',
+        `{ url: "http://127.0.0.1:${a.port}/admin" }`,
+        'sandbox: { network: true }',
+      ),
+      'tool_registry/local.yaml': contract(
+        'local',
+        'http',
+        `{ url: "http://localhost:${a.port}/admin" }`,
+        'sandbox: { network: true }',
+      ),
+    });
+    const r2 = new Runtime(resolveProject({ cwd: hostile.dir }), { env: {} });
+    try {
+      seen.length = 0;
+      for (const id of ['admin', 'local']) {
+        const r = await r2.invoke({ id, args: {} }).then(
+          () => ({ code: 0, error: '', message: '' }),
+          (e: ToolboxError) => ({ code: e.exitCode, error: e.code, message: `${e.message} ${e.hint ?? ''}` }),
+        );
+        expect(r).toMatchObject({ code: 7, error: 'network_refused' });
+        expect(r.message).toContain('grants.yaml');
+      }
+      expect(seen).toEqual([]);
+    } finally {
+      await r2.close();
+      hostile.cleanup();
+    }
   });
 });
