@@ -182,7 +182,8 @@ describe('issue 23 item 7: credentials need the user grant when the network is o
   });
 
   it('with the user grant for this tool the request goes out', async () => {
-    grantInTests(p.dir, { env: ['GITHUB_TOKEN'] }, 'gh_issues');
+    // The server stands on the host's loopback: opened by the user's network grant too (issue 33).
+    grantInTests(p.dir, { env: ['GITHUB_TOKEN'], network: ['127.0.0.1'] }, 'gh_issues');
     const r = await runOn(tier, p.dir, ['run', 'gh_issues', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(got).toEqual([`Bearer ${TOKEN} `]);
