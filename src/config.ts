@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { ExitCode, ToolboxError } from './errors.js';
 import { parseYamlSource } from './contract/yaml-source.js';
 import type { Severity } from './contract/diagnostic.js';
 import { checkConfig, dropEmptySections, pathString } from './config-schema.js';
 import { cachedConfig } from './config-cache.js';
+import { readProjectText } from './util/project-file.js';
 
 export const CONFIG_NAMES = ['toolbox.config.yaml', 'toolbox.config.yml'];
 
@@ -103,9 +104,10 @@ function findProject(cwd: string): { config?: string; registryDir?: string } {
 export function loadConfig(file: string): ToolboxConfig {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // The project's file (a link out of its folder, a FIFO or a device is refused unread).
+    text = readProjectText(dirname(file), file);
   } catch (e) {
-    throw new ToolboxError('config_unreadable', `cannot read config ${file}: ${(e as Error).message}`, {
+    throw new ToolboxError('config_unreadable', `cannot read config: ${(e as Error).message}`, {
       exitCode: ExitCode.registry,
     });
   }
@@ -163,7 +165,7 @@ function configRegistry(configFile: string, registry: string): string {
   const dir = isAbsolute(registry) ? resolve(registry) : resolve(base, registry);
   const r = relative(base, dir);
   if (r !== '' && !r.startsWith('..') && !isAbsolute(r)) return dir;
-  const pos = parseYamlSource(readFileSync(configFile, 'utf8')).locate(['registry']);
+  const pos = parseYamlSource(readProjectText(dirname(configFile), configFile)).locate(['registry']);
   throw new ToolboxError(
     'config_invalid',
     `${configFile}:${pos.line}:${pos.column}: registry '${registry}' is ${r === '' ? 'the config folder itself' : `outside the config's folder (${dir})`}: the project is the folder above the registry, and toolbox keeps its state (.toolbox/) there`,

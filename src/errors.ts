@@ -61,6 +61,11 @@ export class ToolboxError extends Error {
   readonly location?: Location;
   /** Extra machine-readable facts (never secret values), copied into the JSON error envelope. */
   readonly details?: Record<string, unknown>;
+  /**
+   * What only the user at a terminal is shown (a project file's own lines: a code frame): never in
+   * `message`, the JSON envelope, serve's results or the library's tool message, which reach callers and models.
+   */
+  readonly terminal?: string;
 
   constructor(
     code: string,
@@ -70,6 +75,7 @@ export class ToolboxError extends Error {
       hint?: string;
       location?: Location;
       details?: Record<string, unknown>;
+      terminal?: string;
       cause?: unknown;
     } = {},
   ) {
@@ -80,6 +86,7 @@ export class ToolboxError extends Error {
     this.hint = opts.hint;
     this.location = opts.location;
     this.details = opts.details;
+    this.terminal = opts.terminal;
   }
 }
 

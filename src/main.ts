@@ -19,6 +19,8 @@ export function reportError(io: Pick<IO, 'stderr'>, e: ToolboxError, opts: { jso
     io.stderr.write(jsonText({ error }) + '\n');
   } else {
     io.stderr.write(`error: ${e.message}\n`);
+    // A project file's own lines go to a person at a terminal only, never to a log or a program reading stderr.
+    if (e.terminal && io.stderr.isTTY) io.stderr.write(`${e.terminal}\n`);
     if (e.hint) io.stderr.write(`hint: ${e.hint}\n`);
   }
   // --verbose: the stack of what went wrong underneath (a ToolboxError's own stack says little).

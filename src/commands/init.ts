@@ -44,7 +44,11 @@ export async function initCommand(
       ctx.io.stdout.write(`${s.yellow('overwritten')}  ${rel(f.path)}  ${s.dim(f.role)}\n`);
     for (const f of r.kept)
       ctx.io.stdout.write(`${s.yellow('kept')}         ${rel(f.path)}  ${s.dim('exists, not overwritten')}\n`);
-    if (r.gitignore !== 'unchanged')
+    if (r.gitignore === 'refused')
+      ctx.io.stdout.write(
+        `${s.yellow('refused'.padEnd(12))} ${rel(join(dir, '.gitignore'))}  ${s.dim('a link or not a regular file: not read; add .toolbox/ to it yourself')}\n`,
+      );
+    else if (r.gitignore !== 'unchanged')
       ctx.io.stdout.write(
         `${s.green(r.gitignore.padEnd(12))} ${rel(join(dir, '.gitignore'))}  ${s.dim('.toolbox/')}\n`,
       );

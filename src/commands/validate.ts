@@ -58,7 +58,10 @@ export async function validateCommand(
     const diagnostics = result.diagnostics.filter((d) => d.severity === 'error');
     result = { ...result, diagnostics, summary: { ...result.summary, warnings: 0, infos: 0 } };
   }
-  ctx.io.stdout.write(formatters[format]({ ...result, cwd: ctx.io.cwd, style: ctx.style, version: packageVersion() }));
+  const frames = Boolean(ctx.io.stdout.isTTY);
+  ctx.io.stdout.write(
+    formatters[format]({ ...result, cwd: ctx.io.cwd, style: ctx.style, version: packageVersion(), frames }),
+  );
   if (maxWarnings !== undefined && warnings > maxWarnings) {
     if (format === 'human')
       ctx.io.stderr.write(`toolbox found too many warnings (${warnings}; --max-warnings is ${maxWarnings}).\n`);

@@ -47,7 +47,7 @@ export function collect(project: Project, entry: ToolEntry): Declared {
   const r = c.requires ?? {};
   const contractDir = dirname(entry.file);
   const lc = (c.loader_config ?? {}) as Record<string, unknown>;
-  const python = parsePythonRequires(r.python, contractDir);
+  const python = parsePythonRequires(r.python, contractDir, project.root);
   const bins = (r.bins ?? []).map(normalizeBin);
   const env = new Set(r.env ?? []);
   let nodeFrom = contractDir;

@@ -117,12 +117,12 @@ async function installOne(
   const id = entry.contract.id;
   const decl = collect(project, entry);
   const lines = decl.python.lines.filter((l) => l.name.toLowerCase() !== 'python');
-  const plan = pipPlan(entry.contract.requires?.python, entry.file);
+  const plan = pipPlan(entry.contract.requires?.python, entry.file, project.root);
   if (plan.refused && !allowLocal)
     return {
       id,
       status: 'failed',
-      error: `${plan.refused.where}: '${plan.refused.raw}': ${plan.refused.why}; refused (pip would run or fetch what the project chose outside the sandbox)`,
+      error: `${plan.refused.where}: ${plan.refused.raw ? `'${plan.refused.raw}': ` : ''}${plan.refused.why}; refused (pip would run or fetch what the project chose outside the sandbox)`,
       fix: 're-run with `toolbox deps --install --allow-local` only if you trust this project (or ship wheels)',
     };
   if (lines.length === 0 && !decl.python.requirementsFile) return { id, status: 'skipped' };

@@ -3,11 +3,11 @@
  * folder (node_modules in that folder and every parent, then NODE_PATH), read its version, and
  * compare with `semver`.
  */
-import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, delimiter, dirname, join, relative } from 'node:path';
 import type { RequirementResult } from './types.js';
 import { mtimeOf, shQuote, type Watch } from './util.js';
+import { readRegularHead } from '../util/project-file.js';
 
 /** A declared Node package and range ('*' for any version). */
 export interface NodeReq {
@@ -98,7 +98,11 @@ export async function checkNodePackage(
     if (m === null) continue;
     let version: string | undefined;
     try {
-      version = (JSON.parse(readFileSync(pkg, 'utf8')) as { version?: string }).version;
+      // A regular file, bounded (a package.json linked to a FIFO or /dev/zero must not hang the check);
+      // only a real version is ever shown.
+      const v = (JSON.parse(readRegularHead(pkg, 1024 * 1024)?.toString('utf8') ?? '') as { version?: unknown })
+        .version;
+      version = typeof v === 'string' && semver.valid(v) ? v : undefined;
     } catch {
       /* unreadable package.json: Node would fail too */
     }

@@ -9,9 +9,10 @@
  * written into a requirements file toolbox owns, with absolute paths, and pip also gets
  * `--only-binary :all:`.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { readProjectText } from '../util/project-file.js';
 import { parsePep508 } from './pep508.js';
+import { namesRequirementsFile, REQUIREMENTS_NAME } from './requirements-txt.js';
 
 /** One requirement line kept for pip (already rewritten: absolute paths, per-line --hash options kept). */
 export interface PlanLine {
@@ -28,6 +29,7 @@ export interface PipPlan {
   options: string[];
   /** Every requirement is a local file: pip needs no index. */
   allLocal: boolean;
+  /** The first line refused: `raw` is '' for a line of a requirements file (its text is never quoted back). */
   refused?: { where: string; raw: string; why: string };
 }
 
@@ -71,7 +73,15 @@ function wheelUrl(url: string): boolean {
 }
 
 /** One logical requirement line (file, option or requirement) into the plan. */
-function addLine(plan: PipPlan, raw: string, base: string, where: string, into: PlanLine[], seen: Set<string>): void {
+function addLine(
+  plan: PipPlan,
+  root: string,
+  raw: string,
+  base: string,
+  where: string,
+  into: PlanLine[],
+  seen: Set<string>,
+): void {
   if (raw.includes('${')) {
     // pip expands ${VAR} from the environment: the user's variables must not end up in a URL the project chose.
     refuse(plan, where, raw, 'a ${VARIABLE} reference (pip would fill in your environment variable)');
@@ -80,7 +90,7 @@ function addLine(plan: PipPlan, raw: string, base: string, where: string, into: 
   const inc = /^(-r|--requirement|-c|--constraint)(?:\s+|=)(.+)$/.exec(raw);
   if (inc) {
     const constraint = inc[1] === '-c' || inc[1] === '--constraint';
-    readInto(plan, resolve(base, inc[2]!.trim()), constraint ? plan.constraints : into, seen);
+    readInto(plan, root, resolve(base, inc[2]!.trim()), constraint ? plan.constraints : into, seen);
     return;
   }
   if (raw.startsWith('-')) {
@@ -148,14 +158,18 @@ function addLine(plan: PipPlan, raw: string, base: string, where: string, into: 
   keep(spec, false);
 }
 
-function readInto(plan: PipPlan, file: string, into: PlanLine[], seen: Set<string>): void {
+// Read as requirements-txt.ts reads them: through the project-file reader, only files named like
+// requirements files; a refused line is named by file:line, never quoted.
+function readInto(plan: PipPlan, root: string, file: string, into: PlanLine[], seen: Set<string>): void {
   if (seen.has(file)) return;
   seen.add(file);
+  if (!REQUIREMENTS_NAME.test(file))
+    return refuse(plan, file, '', 'not named like a requirements file (*.txt or *.in)');
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readProjectText(root, file, { max: 256 * 1024 });
   } catch (e) {
-    refuse(plan, file, file, `cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    refuse(plan, file, '', (e as Error).message);
     return;
   }
   // As pip reads it: a trailing backslash joins lines, '#' at the start or after whitespace starts a comment.
@@ -165,7 +179,10 @@ function readInto(plan: PipPlan, file: string, into: PlanLine[], seen: Set<strin
     let line = lines[i]!;
     while (/\\$/.test(line) && i + 1 < lines.length) line = line.slice(0, -1) + lines[++i]!;
     const clean = line.replace(/(^|\s)#.*$/, '').trim();
-    if (clean) addLine(plan, clean, dirname(file), `${file}:${start + 1}`, into, seen);
+    if (!clean) continue;
+    const had = plan.refused;
+    addLine(plan, root, clean, dirname(file), `${file}:${start + 1}`, into, seen);
+    if (!had && plan.refused?.where === `${file}:${start + 1}`) plan.refused.raw = '';
   }
 }
 
@@ -173,19 +190,19 @@ function readInto(plan: PipPlan, file: string, into: PlanLine[], seen: Set<strin
  * The plan for a tool's `requires.python` (inline lines relative to the contract's folder, or one
  * requirements file). `python` lines (the interpreter's own version) are left out.
  */
-export function pipPlan(value: string[] | string | undefined, contractFile: string): PipPlan {
+export function pipPlan(value: string[] | string | undefined, contractFile: string, root: string): PipPlan {
   const plan: PipPlan = { requirements: [], constraints: [], options: [], allLocal: true };
   const base = dirname(contractFile);
   const seen = new Set<string>();
   if (value === undefined) return plan;
-  if (typeof value === 'string' && (/\.(txt|in)$/i.test(value) || value.includes('/'))) {
-    readInto(plan, resolve(base, value), plan.requirements, seen);
+  if (typeof value === 'string' && namesRequirementsFile(value, base)) {
+    readInto(plan, root, resolve(base, value), plan.requirements, seen);
   } else {
     const items = typeof value === 'string' ? [value] : value;
     items.forEach((item, i) => {
       const raw = item.trim();
       if (raw && parsePep508(raw)?.name.toLowerCase() !== 'python')
-        addLine(plan, raw, base, `${contractFile} (requires.python[${i}])`, plan.requirements, seen);
+        addLine(plan, root, raw, base, `${contractFile} (requires.python[${i}])`, plan.requirements, seen);
     });
   }
   plan.requirements = plan.requirements.filter((l) => parsePep508(l.text)?.name.toLowerCase() !== 'python');

@@ -133,6 +133,7 @@ const STRUCTURAL = new Set([
   'empty-file',
   'file-too-large',
   'unreadable',
+  'file-refused',
   'unsafe-key',
   'contract-schema',
   'invalid-json-schema',

@@ -100,6 +100,13 @@ export const STRUCTURAL_RULES: RuleMeta[] = [
     docs: 'List the host (`sandbox: { network: [api.example.com] }`): the egress proxy then refuses every other host.',
   },
   {
+    id: 'project-path',
+    severity: 'error',
+    description:
+      "A requirements file (`requires.python`) or a node_module tool's module outside the project (after symlinks), a credential file, or a requirements file not named *.txt / *.in.",
+    docs: 'toolbox reads and loads only files inside the project: name a file there, not a link out of it.',
+  },
+  {
     id: 'sandbox-env',
     // An error when the variable is set where validate runs (run refuses the tool), else a warning.
     severity: 'error',

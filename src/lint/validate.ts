@@ -1,14 +1,14 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Project } from '../config.js';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { parseContract, MAX_CONTRACT_BYTES } from '../contract/parse.js';
+import { parseContract } from '../contract/parse.js';
 import { SEVERITY_RANK, sortDiagnostics, type Diagnostic, type Severity } from '../contract/diagnostic.js';
 import { networkOpen, type ToolEntry } from '../contract/types.js';
 import { networkFindings } from './network.js';
 import type { Registry } from '../registry/registry.js';
 import { discoverContractFiles } from '../registry/discover.js';
+import { readContractFile } from '../registry/read.js';
 import { lintOneFile, lintRegistry, lintSettings, registryView } from './engine.js';
 import {
   applyDirectives,
@@ -29,6 +29,7 @@ import {
   type RunnableTool,
 } from './runnable/index.js';
 import { envProblems } from '../policy/credentials.js';
+import { projectPathProblems } from './project-paths.js';
 import { projectUserOnlyKeys } from '../policy/user-settings.js';
 import type { Env } from '../util/env.js';
 import type { LintFile, LintSettings, RuleMeta } from './types.js';
@@ -85,25 +86,6 @@ export function yielder(signal?: AbortSignal): () => Promise<void> {
     last = performance.now();
     if (signal?.aborted) throw new ToolboxError('cancelled', 'cancelled', { exitCode: ExitCode.cancelled });
   };
-}
-
-/** Read a file, but never more than the contract size limit + 1 byte (a 10 GB file costs nothing). */
-function readCapped(file: string): { bytes: Uint8Array; size: number } {
-  const size = statSync(file).size;
-  const fd = openSync(file, 'r');
-  try {
-    const want = Math.min(size, MAX_CONTRACT_BYTES + 1);
-    const buf = Buffer.alloc(want);
-    let got = 0;
-    while (got < want) {
-      const n = readSync(fd, buf, got, want - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { bytes: buf.subarray(0, got), size };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -173,40 +155,15 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
   for (const rel of rels) {
     await breathe();
     const file = join(project.registryDir, rel);
-    let read: { bytes: Uint8Array; size: number };
-    try {
-      read = readCapped(file);
-    } catch (e) {
-      const d: Diagnostic = {
-        file,
-        line: 1,
-        column: 1,
-        severity: 'error',
-        rule: 'unreadable',
-        message: `cannot read the file: ${(e as Error).message}`,
-        hint: "Check the file's permissions.",
-      };
-      diagnostics.push(d);
-      broken.push({ file, diagnostics: [d] });
+    const read = readContractFile(project.registryDir, file);
+    if (!(read instanceof Uint8Array)) {
+      diagnostics.push(read);
+      broken.push({ file, diagnostics: [read] });
       continue;
     }
-    if (read.size > MAX_CONTRACT_BYTES) {
-      const d: Diagnostic = {
-        file,
-        line: 1,
-        column: 1,
-        severity: 'error',
-        rule: 'file-too-large',
-        message: `contract file is ${read.size} bytes; the limit is ${MAX_CONTRACT_BYTES} (1 MiB)`,
-        hint: 'A contract describes one tool; move data out of it, or move the file out of the registry folder.',
-      };
-      diagnostics.push(d);
-      broken.push({ file, diagnostics: [d] });
-      continue;
-    }
-    const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
+    const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
     if (bytes.includes('toolbox-disable')) directives.set(file, parseDirectives(bytes.toString('utf8')));
-    const parsed = parseContract(file, read.bytes);
+    const parsed = parseContract(file, read);
     for (const d of parsed.diagnostics) diagnostics.push(d);
     const data = parsed.data;
     const structurallyParsed =
@@ -266,6 +223,19 @@ export async function validateProject(project: Project, opts: ValidateOptions = 
         path: nf.path.join('.'),
         message: nf.message,
         hint: nf.hint,
+      });
+    }
+    for (const pr of projectPathProblems(project.root, file, parsed.contract)) {
+      const pos = parsed.locate(pr.path);
+      diagnostics.push({
+        file,
+        line: pos.line,
+        column: pos.column,
+        severity: 'error',
+        rule: 'project-path',
+        path: pr.path.join('.'),
+        message: pr.message,
+        hint: pr.hint,
       });
     }
     const runnable: RunnableTool = { file, contract: parsed.contract, locate: parsed.locate };

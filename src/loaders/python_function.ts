@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { closest, ExitCode, ToolboxError } from '../errors.js';
 import type { PythonFunctionConfig } from '../contract/types.js';
 import { resolveInterpreter } from '../sandbox/index.js';
-import { within } from '../util/binds.js';
+import { within } from '../util/paths.js';
 import { toolInterpreter } from '../deps/interpreter.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';

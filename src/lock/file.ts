@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { Project } from '../config.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { ProjectFileError, readProjectText } from '../util/project-file.js';
 import type { LockEntry, LockFile } from './types.js';
 
 export const LOCK_NAME = 'toolbox.lock';
@@ -20,9 +20,13 @@ export function readLock(project: Project): LockFile | undefined {
   const file = lockPath(project);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
+    text = readProjectText(project.root, file, { max: 64 * 1024 * 1024 });
+  } catch (e) {
+    if (e instanceof ProjectFileError && e.reason === 'missing') return undefined;
+    throw new ToolboxError('lock_invalid', `cannot read ${LOCK_NAME}: ${(e as Error).message}`, {
+      exitCode: ExitCode.registry,
+      hint: `${LOCK_NAME} must be a regular file in the project; run \`toolbox lock\` to write it again.`,
+    });
   }
   let data: unknown;
   try {

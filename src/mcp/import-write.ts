@@ -3,10 +3,11 @@
  * edit (unless force), never on another contract's id; tools that vanished upstream are removed
  * (untouched files) or flagged (edited ones).
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { ToolContract, ToolEntry } from '../contract/types.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { readProjectTextIfAny } from '../util/project-file.js';
 import { contractFor, fileState, renderContractFile, toSnakeId, type ListedTool } from './contract-file.js';
 
 /**
@@ -53,13 +54,8 @@ export interface WritePlan {
   sameServer(cfg: Record<string, unknown>): boolean;
 }
 
-function readOrUndefined(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+// A contract an earlier import wrote, in the registry: read only as a regular file in its own folder.
+const readOrUndefined = (file: string): string | undefined => readProjectTextIfAny(dirname(file), file);
 
 /**
  * Why a tool cannot run as a toolbox contract, or undefined. Task-augmented tools answer with a

@@ -1,9 +1,10 @@
-import { openSync, readSync, closeSync, realpathSync, existsSync } from 'node:fs';
+import { realpathSync, existsSync } from 'node:fs';
+import { readRegularHead } from '../util/project-file.js';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { findInProject, findOnPath } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { isElf } from '../sandbox/interpreter.js';
-import { within } from '../util/binds.js';
+import { within } from '../util/paths.js';
 
 /** One host folder bound read-only for a server, and why (shown by --verbose). */
 export interface ServerBind {
@@ -38,18 +39,9 @@ const NODE = /^(node|nodejs)$/;
 const PYTHON = /^python(\d+(\.\d+)?)?$/;
 
 function shebang(file: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const buf = Buffer.alloc(256);
-    const n = readSync(fd, buf, 0, 256, 0);
-    const head = buf.subarray(0, n).toString('utf8');
-    return head.startsWith('#!') ? head.slice(2).split('\n')[0]!.trim() : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  // The command may be the project's: a FIFO there must not block, a device not stream.
+  const head = readRegularHead(file, 256)?.toString('utf8');
+  return head?.startsWith('#!') ? head.slice(2).split('\n')[0]!.trim() : undefined;
 }
 
 /**

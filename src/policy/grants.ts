@@ -13,7 +13,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { bindProblem, realOrUndefined, within, type BindCode } from '../util/binds.js';
+import { bindProblem, realOrUndefined, type BindCode } from '../util/binds.js';
+import { within } from '../util/paths.js';
 import { ownedBySelf, userConfigDir } from '../util/user-dirs.js';
 import { yaml } from '../util/yaml.js';
 

@@ -4,13 +4,15 @@
 // come only from the user: their environment (OTEL_*) or their own config.yaml
 // (~/.config/toolbox/config.yaml, policy/user-config.ts). A project that sets one is not an error
 // (it must not block work): the key is ignored, and `validate`, `doctor` and `--verbose` say so.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Project } from '../config.js';
 import { checkConfigPart } from '../config-schema.js';
 import { parseYamlSource } from '../contract/yaml-source.js';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { loadUserConfig } from './user-config.js';
 import { userConfigDir } from '../util/user-dirs.js';
+import { readProjectText } from '../util/project-file.js';
 
 /** The keys only the user may set, and what each decides for them. */
 export const USER_ONLY_KEYS: { path: string[]; decides: string }[] = [
@@ -67,7 +69,7 @@ export function projectUserOnlyKeys(project: Pick<Project, 'config' | 'configFil
   let locate: (p: string[]) => { line: number; column: number } = () => ({ line: 1, column: 1 });
   if (project.configFile)
     try {
-      const src = parseYamlSource(readFileSync(project.configFile, 'utf8'));
+      const src = parseYamlSource(readProjectText(dirname(project.configFile), project.configFile));
       locate = (p) => src.locate(p);
     } catch {
       /* unreadable now: line 1 */

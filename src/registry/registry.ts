@@ -1,12 +1,13 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import type { ToolEntry } from '../contract/types.js';
-import { parseContract } from '../contract/parse.js';
+import { MAX_CONTRACT_BYTES, parseContract } from '../contract/parse.js';
 import { ExitCode, ToolboxError, closest } from '../errors.js';
-import { readFileSized } from '../util/fs.js';
+import { readProjectFile } from '../util/project-file.js';
 import { discoverContractFiles } from './discover.js';
+import { readContractFile } from './read.js';
 import {
   CacheWriter,
   hasIdIndex,
@@ -43,19 +44,10 @@ const fingerprint = (st: FileStamp) => ({ mtimeMs: st.mtimeMs, size: st.size, ct
 const same = (c: CachedFile, st: FileStamp) =>
   c.mtimeMs === st.mtimeMs && c.size === st.size && c.ctimeMs === st.ctimeMs;
 
-/** Parse and check one contract file (what a cache entry remembers of it). */
-export function parseOne(abs: string, st: FileStamp): CachedFile {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSized(abs, st.size);
-  } catch (e) {
-    return {
-      ...fingerprint(st),
-      diagnostics: [
-        { file: abs, line: 1, column: 1, severity: 'error', rule: 'unreadable', message: (e as Error).message },
-      ],
-    };
-  }
+/** Parse and check one contract file of `registryDir` (what a cache entry remembers of it). */
+export function parseOne(registryDir: string, abs: string, st: FileStamp): CachedFile {
+  const bytes = readContractFile(registryDir, abs);
+  if (!(bytes instanceof Uint8Array)) return { ...fingerprint(st), diagnostics: [bytes] };
   const parsed = parseContract(abs, bytes);
   const line = parsed.contract ? parsed.locate(['id']).line : undefined;
   return { ...fingerprint(st), contract: parsed.contract, line, diagnostics: parsed.diagnostics };
@@ -128,7 +120,7 @@ export function scanRegistry(
       let f: CachedFile;
       if (old && same(old, st)) f = old;
       else {
-        f = parseOne(abs, st);
+        f = parseOne(project.registryDir, abs, st);
         parsed++;
       }
       let json: string | undefined;
@@ -221,13 +213,16 @@ export function findTool(project: Project, id: string): ToolEntry {
   const reg = loadRegistry(project);
   const entry = reg.byId.get(id);
   if (entry) return entry;
-  const brokenHere = reg.broken.find((b) => brokenFileId(b.file) === id);
+  const brokenHere = reg.broken.find((b) => brokenFileId(project.registryDir, b.file) === id);
   if (brokenHere) {
     const d = brokenHere.diagnostics[0]!;
+    // This error reaches a tool's caller (serve, the library, an agent): where and which rule, never
+    // the file's own lines (a code frame is validate's, for the user at a terminal).
     throw new ToolboxError(
       'tool_contract_invalid',
-      `tool '${id}' has an invalid contract: ${d.file}:${d.line}:${d.column}: ${d.message}${d.frame ? `\n${d.frame}` : ''}`,
+      `tool '${id}' has an invalid contract: ${d.file}:${d.line}:${d.column}: ${d.rule}`,
       {
+        terminal: `${d.message}${d.frame ? `\n${d.frame}` : ''}`,
         exitCode: ExitCode.registry,
         location: { file: d.file, line: d.line, column: d.column },
         hint: d.hint
@@ -243,9 +238,9 @@ export function findTool(project: Project, id: string): ToolEntry {
  * The id a broken contract file was meant to have: its `id:` line when one can be read, else the
  * file name without extension. Only used to blame the right file when a tool cannot be found.
  */
-function brokenFileId(file: string): string {
+function brokenFileId(registryDir: string, file: string): string {
   try {
-    const head = readFileSync(file)
+    const head = readProjectFile(registryDir, file, { max: MAX_CONTRACT_BYTES })
       .subarray(0, 64 * 1024)
       .toString('utf8');
     const m = /^id:[ \t]*["']?([A-Za-z0-9_.-]+)/m.exec(head);

@@ -2,9 +2,10 @@
 // and version files the shim would read, and the answer is an installed version's own binary under
 // the user's pyenv/asdf folder (or, for pyenv's "system", the next program of that name on PATH).
 // What a project's version file can choose is only which of the user's installed versions runs.
-import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { readRegularHead } from '../util/project-file.js';
 import { isExecutableFile } from '../util/which.js';
 
 const real = (p: string): string | undefined => {
@@ -15,13 +16,8 @@ const real = (p: string): string | undefined => {
   }
 };
 
-const read = (f: string): string | undefined => {
-  try {
-    return readFileSync(f, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
+// A version file may be planted by the project (a FIFO, a link to /dev/zero): regular files only, 64 KiB at most.
+const read = (f: string): string | undefined => readRegularHead(f, 64 * 1024)?.toString('utf8');
 
 /** Version names of a `.python-version` / pyenv `version` file: words, `#` comments skipped. */
 export function pyenvVersionWords(text: string): string[] {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, isAbsolute, normalize, sep } from 'node:path';
 import { LOADER_TYPES, type LoaderType } from '../contract/types.js';
 import { usageError } from '../errors.js';
@@ -7,6 +7,7 @@ import { DEFAULT_IDS, ID_PATTERN, planTool, type PlannedFile } from './tool.js';
 import { readTemplate, render } from './templates.js';
 import { writePlanned, type WriteReport } from './write.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { ProjectFileError, readProjectText } from '../util/project-file.js';
 
 /** What `toolbox init` needs to know; asked on a TTY, else defaults and flags. */
 export interface InitAnswers {
@@ -79,7 +80,8 @@ export function planInit(dir: string, a: InitAnswers): PlannedFile[] {
 }
 
 /** What init did to .gitignore: `.toolbox/` (caches, call log, venvs) must not be committed. */
-export type GitignoreChange = 'created' | 'updated' | 'unchanged';
+/** 'refused': the .gitignore is a link or not a regular file: neither read nor written (add `.toolbox/` yourself). */
+export type GitignoreChange = 'created' | 'updated' | 'unchanged' | 'refused';
 
 /** Plan and write; existing files are kept unless `force`. `.toolbox/` is added to .gitignore. */
 export function initProject(
@@ -97,7 +99,15 @@ function ignoreStateDir(dir: string): GitignoreChange {
     writeFileAtomic(file, '.toolbox/\n');
     return 'created';
   }
-  const text = readFileSync(file, 'utf8');
+  // Through the project-file reader: a `.gitignore` that is a link (to ~/.ssh/config, /dev/zero) is
+  // refused, never copied into the project.
+  let text: string;
+  try {
+    text = readProjectText(dir, file);
+  } catch (e) {
+    if (e instanceof ProjectFileError) return 'refused';
+    throw e;
+  }
   if (/^\/?\.toolbox\/?\s*$/m.test(text)) return 'unchanged';
   writeFileAtomic(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}.toolbox/\n`);
   return 'updated';

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Project } from '../config.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
-import { parseContract } from '../contract/parse.js';
+import { MAX_CONTRACT_BYTES, parseContract } from '../contract/parse.js';
 import { LOADER_TYPES, type LoaderType } from '../contract/types.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { lintSettings, runLint } from '../lint/engine.js';
@@ -10,6 +10,7 @@ import { loadRules } from '../lint/rules/index.js';
 import { loadRegistry } from '../registry/registry.js';
 import { ID_PATTERN, planTool } from './tool.js';
 import { existing, writePlanned, type WriteReport } from './write.js';
+import { readProjectFile } from '../util/project-file.js';
 
 export interface NewToolOptions {
   id: string;
@@ -89,7 +90,7 @@ export async function newTool(project: Project, o: NewToolOptions): Promise<NewT
 
 /** Structural diagnostics and lint findings for one contract file (what validate would report). */
 export async function checkContract(project: Project, file: string): Promise<Diagnostic[]> {
-  const parsed = parseContract(file, readFileSync(file));
+  const parsed = parseContract(file, readProjectFile(project.registryDir, file, { max: MAX_CONTRACT_BYTES }));
   if (!parsed.contract) return parsed.diagnostics;
   const rules = (await loadRules()).filter((r) => r.check); // registry-wide rules need the whole registry
   const settings = lintSettings(rules, project.config, project.configFile);

@@ -38,7 +38,7 @@ export function writeRegistryCacheFrom(project: Project, s: StoredIndex): boolea
     const doc = docOf.get(rel);
     if (doc === undefined) {
       // A broken file (or a duplicate id): what reading it gives, as the full read wrote it.
-      w.add(rel, parseOne(join(project.registryDir, rel), st));
+      w.add(rel, parseOne(project.registryDir, join(project.registryDir, rel), st));
       continue;
     }
     const t = s.tools[doc]!;

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ExitCode, ToolboxError } from '../errors.js';
 import type { Diagnostic } from '../contract/diagnostic.js';
 import { parseYamlSource } from '../contract/yaml-source.js';
+import { MAX_CONTRACT_BYTES } from '../contract/parse.js';
+import { readProjectText } from '../util/project-file.js';
 import type { Registry } from '../registry/registry.js';
 import { docStats } from './model.js';
 import { parseQuery, scoreAll, scoreDocCover } from './query.js';
@@ -114,7 +116,7 @@ export async function checkRouting(
 
 function exampleLocator(file: string): (j: number) => { line: number; column: number } {
   try {
-    const src = parseYamlSource(readFileSync(file, 'utf8'));
+    const src = parseYamlSource(readProjectText(dirname(file), file, { max: MAX_CONTRACT_BYTES }));
     return (j) => src.locate(['examples', j]);
   } catch {
     return () => ({ line: 1, column: 1 });

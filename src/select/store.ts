@@ -378,7 +378,7 @@ async function updateIndex(
   for (const r of changed) {
     const i = files.rel.indexOf(r);
     const st = { mtimeMs: files.mtime[i]!, size: files.size[i]!, ctimeMs: files.ctime[i]! };
-    const f = parseOne(join(dir, r), st);
+    const f = parseOne(dir, join(dir, r), st);
     if (!f.contract) return undefined;
     parsed.set(r, { contract: f.contract, line: f.line });
   }

@@ -4,12 +4,15 @@
 // project: a `node_modules` linked to ~/.ssh, a folder linked to /run holding a Unix socket. Every
 // such path, whatever the loader, is checked here (by the sandbox, before it starts) the way a
 // contract's `sandbox.paths` is (policy/grants.ts uses the same function, so it lives below both):
-// it must resolve inside the project, not to the project folder itself, `.git` or an `.env*` file,
+// it must resolve inside the project, not to the project folder itself, `.git`, an `.env*` file or
+// another credential name (util/secret-names.ts),
 // nor into `.toolbox/` beyond toolbox's own venvs and servers, and hold no Unix socket unless the
 // network is open. A wider path needs the user's grant.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
+import { within } from './paths.js';
+import { secretIn } from './secret-names.js';
 
 /** Folders every sandbox shows read-only (the system); nothing below them needs binding. */
 export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/lib32', '/libx32'];
@@ -42,12 +45,6 @@ export interface BindProblem {
   what?: string;
 }
 
-/** Whether `p` is `root` or below it (both absolute, same form). */
-export const within = (root: string, p: string): boolean => {
-  const r = relative(root, p);
-  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
-};
-
 /** realpath, or undefined when the path does not exist. */
 export const realOrUndefined = (p: string): string | undefined => {
   try {
@@ -75,15 +72,6 @@ export function hasSocket(p: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The secret a project path is or lies in: `.git`, an `.env*` file or folder; undefined for none. */
-function secretIn(rel: string): string | undefined {
-  for (const part of rel.split(sep)) {
-    if (part === '.git') return '.git';
-    if (/^\.env/i.test(part)) return part;
-  }
-  return undefined;
 }
 
 /**

@@ -9,7 +9,6 @@ import {
   constants,
   readdirSync,
   lstatSync,
-  readSync,
   unlinkSync,
 } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
@@ -18,33 +17,6 @@ import { nodeCrypto } from './builtins.js';
 
 // Temp files are created, never reused: O_EXCL, and O_NOFOLLOW for a link planted under the name.
 const EXCL_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-
-/**
- * Read a whole file whose size the caller has just stat'ed (a listing): open, read, close, without
- * the fstat readFileSync adds (a cold build reads every contract file). A file that grew since is
- * still read to its end; one that shrank gives what it has.
- */
-export function readFileSized(file: string, size: number): Buffer {
-  const fd = openSync(file, 'r');
-  try {
-    // One byte more than expected: a full buffer means the file grew, so read on.
-    let buf = Buffer.allocUnsafe(size + 1);
-    let n = 0;
-    for (;;) {
-      const r = readSync(fd, buf, n, buf.length - n, null);
-      n += r;
-      if (r === 0 || (n < buf.length && n >= size)) break;
-      if (n === buf.length) {
-        const b = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(b, 0, 0, n);
-        buf = b;
-      }
-    }
-    return buf.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Write a file so that readers see either the old or the new content, never half of it:

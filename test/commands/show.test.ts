@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, tempProject } from '../helpers.js';
+import { memoryIO } from '../../src/io.js';
+import { run } from '../../src/main.js';
 import { contract } from '../deps/fixtures.js';
 
 let p: ReturnType<typeof tempProject>;
@@ -28,20 +30,29 @@ describe('toolbox show', () => {
     expect(run.errorJson.error.code).toBe(show.errorJson.error.code);
   });
 
-  it('a contract with an indentation slip: run and validate say "indentation" once, with a code frame', async () => {
+  // The code frame holds the contract's own lines: a person at a terminal sees it, a log or a program
+  // reading stderr (an agent running `toolbox run`) gets the place and the rule only (issue 34 item 1).
+  it('a contract with an indentation slip: run and validate say "indentation" once, with a code frame on a terminal only', async () => {
     p = tempProject({
       'tool_registry/slip.yaml':
         'id: slip_tool\nname: Slip\ndescription: Counts words.\nschema:\n  type: object\n   properties: {}\nloader: command\nloader_config: { argv: [wc] }\n',
     });
-    const run = await cli(['run', 'slip_tool'], { cwd: p.dir });
-    expect(run.code).toBe(3);
-    expect(run.stderr.match(/indentation/g)).toHaveLength(1);
-    expect(run.stderr).toContain('slip.yaml:6:4: bad indentation');
-    expect(run.stderr).toContain('> 6 |    properties: {}');
+    const piped = await cli(['run', 'slip_tool'], { cwd: p.dir });
+    expect(piped.code).toBe(3);
+    expect(piped.stderr).toContain('slip.yaml:6:4: yaml-syntax');
+    expect(piped.stderr).not.toContain('properties: {}');
+    const tty = memoryIO({ cwd: p.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME }, tty: true });
+    expect(await run(['run', 'slip_tool', '--no-color'], tty)).toBe(3);
+    expect(tty.err().match(/indentation/g)).toHaveLength(1);
+    expect(tty.err()).toContain('slip.yaml:6:4: yaml-syntax');
+    expect(tty.err()).toContain('> 6 |    properties: {}');
     const v = await cli(['validate', '--no-routing'], { cwd: p.dir });
     expect(v.code).toBe(1);
     expect(v.stdout.match(/yaml-syntax/g)).toHaveLength(1);
     expect(v.stdout).toMatch(/6:4 +error +bad indentation: 'properties' on line 6 is indented 3 spaces/);
-    expect(v.stdout).toMatch(/> 6 \| {4}properties: \{\}\n +\| +\^/);
+    expect(v.stdout).not.toContain('> 6 |');
+    const vt = memoryIO({ cwd: p.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME }, tty: true });
+    expect(await run(['validate', '--no-routing', '--no-color'], vt)).toBe(1);
+    expect(vt.out()).toMatch(/> 6 \| {4}properties: \{\}\n +\| +\^/);
   });
 });

@@ -80,10 +80,12 @@ describe('requires.python parsing', () => {
       'proj/pyproject.toml': '[build-system]\nrequires = []\n\n[project]\nname = "my-proj"\nversion = "0.1"\n',
     });
     try {
-      expect(nameOfLocal('/x/my_pkg-1.0.2-py3-none-any.whl')).toBe('my_pkg');
-      expect(nameOfLocal('/x/my-pkg-1.0.tar.gz')).toBe('my-pkg');
-      expect(nameOfLocal(`${p.dir}/proj`)).toBe('my-proj');
-      const d = parsePythonRequires(['./proj', 'a>=1 --hash=sha256:abc', 'not a requirement!'], p.dir);
+      expect(nameOfLocal('/x/my_pkg-1.0.2-py3-none-any.whl', p.dir)).toBe('my_pkg');
+      expect(nameOfLocal('/x/my-pkg-1.0.tar.gz', p.dir)).toBe('my-pkg');
+      expect(nameOfLocal(`${p.dir}/proj`, p.dir)).toBe('my-proj');
+      // A folder outside the project: its metadata is not read.
+      expect(nameOfLocal(`${p.dir}/proj`, `${p.dir}/elsewhere`)).toBeUndefined();
+      const d = parsePythonRequires(['./proj', 'a>=1 --hash=sha256:abc', 'not a requirement!'], p.dir, p.dir);
       expect(d.lines.map((l) => [l.name, l.line])).toEqual([
         ['my-proj', 'my-proj'],
         ['a', 'a>=1'],
@@ -95,7 +97,30 @@ describe('requires.python parsing', () => {
     }
   });
   it('reports a requirements file that cannot be read', () => {
-    const d = parsePythonRequires('missing/requirements.txt', '/nonexistent');
-    expect(d.problems[0]!.message).toMatch(/cannot read requirements file/);
+    const d = parsePythonRequires('missing/requirements.txt', '/nonexistent', '/nonexistent');
+    expect(d.problems[0]!.message).toMatch(/requirements file .* does not exist/);
+  });
+
+  // Issue 34 item 1: a file's lines are never quoted back; only names (with a plain version) and file:line.
+  it('names what a requirements file asks for, never its other text', () => {
+    const p = tempProject({
+      'reqs/requirements.txt':
+        'requests>=2,<3\nSECRET_TOKEN=hunter2\npkg @ https://user:tok3n@host/pkg-1-py3-none-any.whl\n',
+    });
+    try {
+      const d = parsePythonRequires('reqs/requirements.txt', p.dir, p.dir);
+      expect(d.lines.map((l) => l.raw)).toEqual(['requests>=2,<3', 'pkg']);
+      expect(d.problems).toEqual([
+        expect.objectContaining({
+          raw: 'reqs/requirements.txt:2',
+          message: 'line 2 of reqs/requirements.txt is not a PEP 508 requirement',
+        }),
+      ]);
+      expect(JSON.stringify(d)).not.toMatch(/hunter2/);
+      const wrong = parsePythonRequires('../x.yaml', `${p.dir}/reqs`, p.dir);
+      expect(wrong.problems[0]!.message).toMatch(/not named like a requirements file/);
+    } finally {
+      p.cleanup();
+    }
   });
 });

@@ -1,5 +1,6 @@
 // pip-plan: what deps --install hands pip without --allow-local, line by line as pip reads it.
 import { describe, expect, it } from 'vitest';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipPlan } from '../../src/deps/pip-plan.js';
 import { tempProject } from '../helpers.js';
@@ -7,7 +8,7 @@ import { tempProject } from '../helpers.js';
 describe('pipPlan', () => {
   const p = tempProject({ 'reg/t.yaml': '' });
   const contract = join(p.dir, 'reg', 't.yaml');
-  const plan = (v: string[] | string) => pipPlan(v, contract);
+  const plan = (v: string[] | string) => pipPlan(v, contract, p.dir);
 
   it.each([
     ['requests>=2.28,<3', 'requests>=2.28,<3'],
@@ -69,7 +70,16 @@ describe('pipPlan', () => {
     expect(r.options).toEqual(['--pre', '--require-hashes']);
     expect(r.allLocal).toBe(false);
     p.write('reg/more.txt', 'six\n\n--find-links ./d\n');
-    expect(plan('req.txt').refused).toMatchObject({ where: `${join(p.dir, 'reg', 'more.txt')}:3` });
+    // A line of a file is named by file:line, never quoted (issue 34 item 1).
+    expect(plan('req.txt').refused).toMatchObject({ where: `${join(p.dir, 'reg', 'more.txt')}:3`, raw: '' });
+  });
+
+  it('reads only files named like requirements files, inside the project, never through a link out', () => {
+    p.write('reg/keys.yaml', 'AWS_SECRET_ACCESS_KEY=abc\n');
+    expect(plan('keys.yaml').refused).toMatchObject({ raw: '', why: expect.stringMatching(/requirements file/) });
+    symlinkSync('/etc/hostname', join(p.dir, 'reg', 'host.txt'));
+    expect(plan('host.txt').refused).toMatchObject({ raw: '', why: expect.stringMatching(/outside the project/) });
+    expect(plan('../../../../../../etc/passwd.txt').refused?.why).toMatch(/outside the project/);
   });
 
   it('leaves out the interpreter’s own version and knows when everything is local', () => {

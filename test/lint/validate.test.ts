@@ -67,7 +67,7 @@ describe('validateProject', () => {
       path: 'sandbox.paths[1]',
       message: "sandbox.paths '/etc' is outside the project",
     });
-    expect(msg('unreadable').message).toMatch(/^cannot read the file: ENOENT/);
+    expect(msg('unreadable').message).toMatch(/^cannot read the file: .*gone\.yaml does not exist/);
     for (const d of r.diagnostics) expect(d.hint, d.rule).toBeTruthy();
     // Every rule that can appear is described: structural, lint, not lock (not --locked).
     const ids = r.rules.map((x) => x.id);

@@ -518,6 +518,27 @@ export const CASES = {
     attack: 'a tool granted `127.0.0.1:<port>` by the user reaches another port or address of the host',
     outcome: net,
   },
+  'requires-host-file': {
+    item: '34.1',
+    attack:
+      '`requires.python` names `/proc/self/environ`, `../..` to `/etc/passwd`, a link (or a chain) to `~/.aws/credentials`, a project `.env` or a non-requirements file',
+    outcome: 'refused',
+  },
+  'contract-link-out': {
+    item: '34.1',
+    attack: 'a contract file is a link out of the registry (`diag.yaml -> ~/.aws/credentials`) or to `.env`',
+    outcome: 'refused',
+  },
+  'contract-device-fifo': {
+    item: '34.1',
+    attack: 'a contract file is a link to `/dev/zero` or to a FIFO (`list`, `validate`, `run` and serve would hang)',
+    outcome: 'refused',
+  },
+  'init-gitignore-link': {
+    item: '34.1',
+    attack: '`toolbox init` beside a `.gitignore` that is a link to a file outside the project',
+    outcome: 'refused',
+  },
 } satisfies Record<string, HostileCase>;
 
 export type CaseId = keyof typeof CASES;

@@ -3,7 +3,7 @@
 import { closeSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AtomicWriter, readFileSized, sweepTemps, writeFileAtomicParts } from '../../src/util/fs.js';
+import { AtomicWriter, sweepTemps, writeFileAtomicParts } from '../../src/util/fs.js';
 import { tempProject } from '../helpers.js';
 
 let p: ReturnType<typeof tempProject>;
@@ -79,28 +79,5 @@ describe('sweepTemps', () => {
     sweepTemps(p.dir);
     expect(readdirSync(p.dir).sort()).toEqual([mine, parent, ...others, '.d.json.999999999.0a1b2c3d.tmp'].sort());
     sweepTemps(join(p.dir, 'missing')); // no folder: nothing to do, no error
-  });
-});
-
-describe('readFileSized', () => {
-  it('reads the whole file whatever the size it was told: exact, grown since, shrunk since, empty', () => {
-    p = tempProject();
-    const file = join(p.dir, 'c.yaml');
-    const text = 'id: x\n' + 'description: "weather 天气"\n'.repeat(300); // past one pool slice
-    writeFileSync(file, text);
-    const size = Buffer.byteLength(text);
-    expect(readFileSized(file, size).toString('utf8')).toBe(text);
-    // The listing saw an older, smaller or bigger version.
-    expect(readFileSized(file, 3).toString('utf8')).toBe(text);
-    expect(readFileSized(file, 0).toString('utf8')).toBe(text);
-    expect(readFileSized(file, size * 4).toString('utf8')).toBe(text);
-    writeFileSync(file, '');
-    expect(readFileSized(file, 10).length).toBe(0);
-    expect(readFileSized(file, 0).length).toBe(0);
-  });
-
-  it('throws what opening throws (a missing file: ENOENT)', () => {
-    p = tempProject();
-    expect(() => readFileSized(join(p.dir, 'gone.yaml'), 5)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
 });

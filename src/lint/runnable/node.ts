@@ -1,11 +1,13 @@
 // node_module tools: the module file exists and exports what loader_config.function names. Read
 // statically (es-module-lexer, the lexer Vite and Node's own tooling use): no tool code runs, so
 // validate stays safe on a registry nobody has reviewed, on every sandbox tier.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { closest } from '../../errors.js';
 import type { NodeModuleConfig } from '../../contract/types.js';
 import type { RunnableFinding, RunnableTool } from './types.js';
+import { within as inside } from '../../util/paths.js';
+import { readProjectText, readProjectTextIfAny } from '../../util/project-file.js';
 
 const MAX_SOURCE = 4 * 1024 * 1024;
 const JS = /\.(m?js|cjs)$/;
@@ -18,11 +20,6 @@ const loadLexer = () =>
     return m;
   }));
 
-const inside = (root: string, p: string) => {
-  const r = relative(root, p);
-  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
-};
-
 /** ESM, CommonJS (whose named exports Node guesses at run time: not judged here), or unknown. */
 function format(file: string, root: string): 'esm' | 'cjs' | 'other' {
   const ext = extname(file);
@@ -33,7 +30,7 @@ function format(file: string, root: string): 'esm' | 'cjs' | 'other' {
     const pkg = join(d, 'package.json');
     if (existsSync(pkg)) {
       try {
-        return (JSON.parse(readFileSync(pkg, 'utf8')) as { type?: unknown }).type === 'module' ? 'esm' : 'cjs';
+        return (JSON.parse(readProjectText(root, pkg)) as { type?: unknown }).type === 'module' ? 'esm' : 'cjs';
       } catch {
         return 'other';
       }
@@ -50,8 +47,8 @@ async function exportNames(
   depth = 0,
 ): Promise<{ names: Set<string>; defaultKind?: 'callable' | 'other' } | undefined> {
   if (depth > 4 || !statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
-  if (statSync(file).size > MAX_SOURCE) return undefined;
-  const src = readFileSync(file, 'utf8');
+  const src = readProjectTextIfAny(root, file, { max: MAX_SOURCE });
+  if (src === undefined) return undefined;
   const { parse } = await loadLexer();
   let parsed;
   try {

@@ -8,7 +8,7 @@ const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
  * Human output, ESLint "stylish"-like: diagnostics grouped by file (position, severity,
  * message, rule id, and the hint on the next line), then one count line.
  */
-export const stylish: Formatter = ({ diagnostics, summary, cwd, style: s }) => {
+export const stylish: Formatter = ({ diagnostics, summary, cwd, style: s, frames }) => {
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) (byFile.get(d.file) ?? byFile.set(d.file, []).get(d.file)!).push(d);
   let out = '';
@@ -19,7 +19,7 @@ export const stylish: Formatter = ({ diagnostics, summary, cwd, style: s }) => {
       const sev =
         d.severity === 'error' ? s.red('error  ') : d.severity === 'warning' ? s.yellow('warning') : s.blue('info   ');
       out += `  ${s.dim(`${d.line}:${d.column}`.padEnd(posW))}  ${sev}  ${d.message}  ${s.dim(d.rule)}\n`;
-      if (d.frame) for (const l of d.frame.split('\n')) out += `  ${' '.repeat(posW)}           ${l}\n`;
+      if (d.frame && frames) for (const l of d.frame.split('\n')) out += `  ${' '.repeat(posW)}           ${l}\n`;
       if (d.hint) out += `  ${' '.repeat(posW)}           ${s.dim(`→ ${d.hint}`)}\n`;
     }
     out += '\n';

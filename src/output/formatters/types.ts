@@ -24,6 +24,8 @@ export interface FormatInput {
   style: Style;
   /** toolbox's version, for SARIF. */
   version: string;
+  /** Show code frames (the contract's own lines): only when a person reads stdout at a terminal. */
+  frames?: boolean;
 }
 
 /** A pure function from findings to the text printed on stdout. */
