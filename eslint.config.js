@@ -57,6 +57,8 @@ const READS_OWN_FILES = [
   'src/util/owned-dirs.ts', // the user's cache
   'src/sandbox/marked.ts', // /proc/<pid>/environ of toolbox's own children
   'src/sandbox/probe.ts', // the user's cache
+  'src/sandbox/diagnose.ts', // /proc/sys and /proc/self: the kernel's answers about user namespaces
+  'src/state/url.ts', // the password file the user names in $TOOLBOX_STATE_PASSWORD_FILE
   'src/daemon/paths.ts', // the daemon's own files in the user's runtime folder
   'src/daemon/pidlock.ts',
   'src/daemon/spawn.ts', // the daemon log, opened for appending
