@@ -3,7 +3,7 @@
 import type { Project } from '../config.js';
 import type { ToolEntry, LoaderType } from '../contract/types.js';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
-import type { Listener } from '../sandbox/egress/proxy.js';
+import type { EgressPolicy, Refusal } from '../sandbox/egress/policy.js';
 import type { ContentBlock } from '../mcp/content.js';
 
 /** MCP log levels, least severe first. */
@@ -71,7 +71,7 @@ export interface CallContext {
    * the sandbox binds), and its refusal count when the call started (what it refused during the call
    * is reported with the call's outcome).
    */
-  egress?: { socket: string; listener: Listener; mark: number };
+  egress?: { socket: string; listener: EgressListener; mark: number };
   /** Environment passed into the sandbox (allow-listed variables only). */
   env: Record<string, string>;
   /** Extra read-only paths from the contract's sandbox.paths (absolute), already checked. */
@@ -108,4 +108,18 @@ export interface LoadedTool {
 export interface Loader {
   type: LoaderType;
   load(ctx: LoadContext): Promise<LoadedTool>;
+}
+
+/**
+ * What a call uses of its egress proxy listener (sandbox/egress/proxy.ts's Listener, which matches
+ * it). Structural, so the library's declarations do not pull in node:net's types: the public API
+ * compiles without @types/node (the pack smoke test).
+ */
+export interface EgressListener {
+  readonly socket: string;
+  readonly policy: EgressPolicy;
+  /** Refusals so far (a call's mark is this number at its start). */
+  readonly total: number;
+  /** The refusals logged since `mark`. */
+  since(mark: number): Refusal[];
 }
