@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ToolContract } from '../../src/contract/types.js';
-import { cli, REPO, tempProject } from '../helpers.js';
+import { cli, grantInTests, REPO, tempProject } from '../helpers.js';
 import { stdioClient } from '../serve/fixtures.js';
 
 const V = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
@@ -144,6 +144,8 @@ describe('npx -y <pkg>: a managed install in .toolbox/servers/, pinned, scripts 
     expect(text).not.toContain(SECRET);
     expect(contractOf(echo.file).requires?.env).toEqual(['API_TOKEN']);
 
+    // A credential reaches a tool only by the user's grant, network open or not (issue 33 item 4).
+    grantInTests(p.dir, { env: ['API_TOKEN'] }, 'everything_get_env');
     const run = await cli(['run', 'everything_get_env', '--json'], {
       cwd: p.dir,
       env: { API_TOKEN: 'from-the-shell' },
@@ -276,6 +278,7 @@ describe('a project-installed server by relative path or bare name', () => {
     expect(list.loader_config.args).toEqual(['${PROJECT_ROOT}/data']);
     const run = await cli(['run', 'vsfs_list_directory', '--path', join(p.dir, 'data'), '--json'], { cwd: p.dir });
     expect(run.code).toBe(0);
+    grantInTests(p.dir, { env: ['GH_TOKEN'] }, 'vsev_echo');
     const echo = await cli(['run', 'vsev_echo', '--message', 'from vscode', '--json'], {
       cwd: p.dir,
       env: { GH_TOKEN: 't' },
