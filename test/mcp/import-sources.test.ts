@@ -170,7 +170,8 @@ describe('--url with auth headers from env vars', () => {
     // A credential sent over the network needs the user's grant (issue 23 item 7), as a user would give it.
     const refused = await cli(['run', 'whoami', '--json'], { cwd: p.dir, env: { API_TOKEN: 's3cret-token' } });
     expect(refused.errorJson?.error.code).toBe('sandbox_env_denied');
-    grantInTests(p.dir, { env: ['API_TOKEN'] }, 'whoami');
+    // The server is on the host's loopback: the user's network grant opens it to the tool (issue 33).
+    grantInTests(p.dir, { env: ['API_TOKEN'], network: ['127.0.0.1'] }, 'whoami');
     const run = await cli(['run', 'whoami', '--json'], { cwd: p.dir, env: { API_TOKEN: 's3cret-token' } });
     expect(run.json.result).toBe('authorised');
     expect((await cli(['run', 'whoami', '--json'], { cwd: p.dir })).code).toBe(6);

@@ -166,7 +166,8 @@ describe('choosing the revision once per server, as a hint', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
-    const target: McpTarget = { kind: 'http', url, headers: {} };
+    // OAuth state is kept per project (issue 33 item 4): this session's project is the test's cwd.
+    const target: McpTarget = { kind: 'http', project: process.cwd(), url, headers: {} };
     const open = async () => {
       const s = await openSession(target, { timeoutMs: 10_000, nodeBinary: process.execPath });
       await s.close();

@@ -16,7 +16,8 @@ beforeAll(() => {
   cpSync(join(REPO, 'tool_registry'), join(dir, 'tool_registry'), { recursive: true, filter: skipCaches });
   cpSync(join(REPO, 'my_tools'), join(dir, 'my_tools'), { recursive: true, filter: skipCaches });
   // general_search sends BRAVE_API_KEY over the network: the user's grant (issue 23 item 7).
-  grantInTests(dir, { env: ['BRAVE_API_KEY'] }, 'general_search');
+  // Its stand-in API server is on loopback: opened by the user's network grant too (issue 33).
+  grantInTests(dir, { env: ['BRAVE_API_KEY'], network: ['127.0.0.1'] }, 'general_search');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
