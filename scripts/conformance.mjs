@@ -187,8 +187,6 @@ export async function serveFixture({ bin = join(REPO, 'bin', 'toolbox.js'), args
   // (Outside the project: a grants file inside it would be planted, and grants nothing.)
   const config = mkdtempSync(join(tmpdir(), 'toolbox-conformance-config-'));
   mkdirSync(join(config, 'toolbox'), { mode: 0o700 });
-  const grant = { projects: { [realpathSync(dir)]: { '*': { paths: [realpathSync(join(REPO, 'node_modules'))] } } } };
-  writeFileSync(join(config, 'toolbox', 'grants.yaml'), JSON.stringify(grant), { mode: 0o600 });
   const registry = join(dir, 'tool_registry');
   const changed = join(registry, 'test_changed_tool.yaml');
   // Each call edits the registry (a tool whose description counts the calls), so every call is a change.
@@ -204,6 +202,17 @@ export async function serveFixture({ bin = join(REPO, 'bin', 'toolbox.js'), args
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ changes }));
   });
   await new Promise((r) => changer.listen(0, '127.0.0.1', r));
+  // The changer listens on the host's loopback, which a tool reaches only by the user's own network
+  // grant (docs/sandbox.md "Network"): granted to test_trigger_tool_change alone, for that one port.
+  const grant = {
+    projects: {
+      [realpathSync(dir)]: {
+        '*': { paths: [realpathSync(join(REPO, 'node_modules'))] },
+        test_trigger_tool_change: { network: [`127.0.0.1:${changer.address().port}`] },
+      },
+    },
+  };
+  writeFileSync(join(config, 'toolbox', 'grants.yaml'), JSON.stringify(grant), { mode: 0o600 });
   writeFileSync(
     join(registry, 'test_trigger_tool_change.yaml'),
     'id: test_trigger_tool_change\nname: test_trigger_tool_change\n' +

@@ -235,13 +235,16 @@ export class Exchanges {
     store: ServeStore;
   }): Promise<CallResult | InputRequiredShape | Record<string, unknown>> {
     const args = digest(p.args);
-    // Answers are given only to a question that was asked: with the state of that question.
-    if (p.state === undefined && p.responses !== undefined) throw spentState('inputResponses without a requestState');
+    // Answers without a state (a client that answers up front, as SEP-2322 allows) are offered to
+    // the call's questions by key: one the tool asks is answered, any other key is ignored, and a
+    // question no answer matches is asked (re-requested), never failed. They answer nothing else: a
+    // state is still needed to resume a waiting call, and a spent state is refused.
+    const responses = p.responses;
     const state =
       p.state === undefined ? undefined : verifyState(p.secret, p.state, { tool: p.tool, args, caller: p.caller });
     if (state && (await p.store.get(spentKey(state.c))) !== undefined)
       throw spentState('its call has completed: a requestState answers one call once');
-    const answers = { ...(state?.n ?? {}), ...(p.responses ?? {}) };
+    const answers = { ...(state?.n ?? {}), ...(responses ?? {}) };
     let ex = state ? this.take(state.c, state.r) : undefined;
     if (ex) ex.attach(p.round, answers);
     else {

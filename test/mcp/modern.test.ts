@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { cli } from '../helpers.js';
+import { cli, grantInTests } from '../helpers.js';
+import { EgressProxy } from '../../src/sandbox/egress/index.js';
 import { loader } from '../../src/loaders/mcp.js';
 import { openSession } from '../../src/mcp/session.js';
 import type { Question, ToolClient } from '../../src/loaders/types.js';
@@ -17,6 +18,14 @@ import { serveUpstream } from './serve-upstream.js';
 
 let up: Awaited<ReturnType<typeof serveUpstream>>;
 const env = mcpProject();
+// The upstream serve is on the host's loopback: only the user's network grant opens it (issue 33).
+grantInTests(env.dir, { network: ['127.0.0.1'] });
+// The loader calls below bring their own egress proxy, as the runtime would, with that grant.
+const proxy = new EgressProxy();
+async function egressFor(tool: string) {
+  const listener = await proxy.lease({ tool, hosts: true, grants: ['127.0.0.1'] });
+  return { socket: listener.socket, listener, mark: listener.total };
+}
 let imported: { id: string; tool: string; file: string; status: string }[] = [];
 
 beforeAll(async () => {
@@ -28,6 +37,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await up?.close();
+  await proxy.close();
   env.cleanup();
 });
 
@@ -51,7 +61,8 @@ function caller(answers: Record<string, unknown>) {
 describe('mcp client against a 2026-07-28 server (toolbox serve)', () => {
   it('speaks 2026-07-28 with a server that offers it: server/discover, no session', async () => {
     const s = await openSession(
-      { kind: 'http', url: up.url, headers: {} },
+      // OAuth state is kept per project (issue 33 item 4).
+      { kind: 'http', project: env.dir, url: up.url, headers: {}, egress: (await egressFor('discover')).socket },
       { timeoutMs: 20_000, nodeBinary: process.execPath },
     );
     try {
@@ -91,7 +102,7 @@ describe('mcp client against a 2026-07-28 server (toolbox serve)', () => {
       'elicitation/create': { action: 'accept', content: { name: 'Alice' } },
       'sampling/createMessage': { role: 'assistant', model: 'test', content: { type: 'text', text: 'Lovely day.' } },
     });
-    const out = await t.call({ greeting: 'Hi' }, callCtx({ network: true, client }));
+    const out = await t.call({ greeting: 'Hi' }, callCtx({ network: true, client, egress: await egressFor('greet') }));
     expect(out.result).toBe('Hi, Alice! Lovely day.');
     // One round, both questions together, each under a key of its own derived from the server's.
     expect(seen.asked.length).toBe(1);
@@ -113,7 +124,7 @@ describe('mcp client against a 2026-07-28 server (toolbox serve)', () => {
       longRunning: false,
       verbose: false,
     });
-    const err = await t.call({}, callCtx({ network: true })).catch((e: unknown) => e);
+    const err = await t.call({}, callCtx({ network: true, egress: await egressFor('greet') })).catch((e: unknown) => e);
     expect(isToolRunError(err)).toBe(true);
     expect((err as Error).message).toMatch(/does not support elicitation|cannot answer/);
   }, 60_000);

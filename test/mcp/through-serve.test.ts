@@ -13,7 +13,8 @@ import { mcpProject } from './fixtures.js';
 const everything = (id: string, tool: string) => `id: ${id}
 name: ${id}
 description: The ${tool} tool of server-everything, behind the mcp loader.
-schema: { type: object }
+# Free-form arguments are explicit (an absent additionalProperties refuses undeclared names, issue 34).
+schema: { type: object, additionalProperties: true }
 loader: mcp
 loader_config: { command: node_modules/.bin/mcp-server-everything, args: [stdio], tool: ${tool} }
 `;

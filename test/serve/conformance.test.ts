@@ -127,32 +127,19 @@ describe(`MCP conformance suite ${SUITE_VERSION} against serve --http`, () => {
   });
 
   for (const revision of ['2025-11-25', '2026-07-28']) {
-    // KNOWN FAILING at 2026-07-28 since this session's serve changes (issue 36, open): skipped so the
-    // rest lands; the 2025-11-25 run still gates. Re-enable when issue 36 item 6 is done.
-    const run2026 = revision === '2026-07-28' ? it.skip : it;
-    run2026(
-      `--requirements ${revision}: every tools, lifecycle, transport, caching and input-required scenario passes`,
-      () => {
-        const run = runs.get(revision)!;
-        for (const name of REQUIRED[revision]!) {
-          const s = scenario(revision, name);
-          expect(s, `${name} ran`).toBeDefined();
-          // One SHOULD warning is let through, and only as a warning: the suite's list_changed-on-
-          // subscription check for server-stateless (the fixture has no test_trigger_tool_change tool,
-          // issue 36 item 6, still open). A FAILURE of it, or any other warning, still fails here.
-          const bad = s!.checks.filter(
-            (c) =>
-              c.status === 'FAILURE' ||
-              (c.status === 'WARNING' && c.id !== 'sep-2575-server-sends-tools-list-changed-on-subscription'),
-          );
-          expect(bad.map((c) => `${name}: ${c.id}: ${c.errorMessage}`)).toEqual([]);
-          expect(s!.passed, `${name} has passing checks`).toBeGreaterThan(0);
-        }
-        // The baseline holds: every failure is in it, and nothing in it passes (the suite's own verdict).
-        expect(run.printed).toContain('Baseline check passed');
-        expect(run.exitCode).toBe(0);
-      },
-    );
+    it(`--requirements ${revision}: every tools, lifecycle, transport, caching and input-required scenario passes`, () => {
+      const run = runs.get(revision)!;
+      for (const name of REQUIRED[revision]!) {
+        const s = scenario(revision, name);
+        expect(s, `${name} ran`).toBeDefined();
+        const bad = s!.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+        expect(bad.map((c) => `${name}: ${c.id}: ${c.errorMessage}`)).toEqual([]);
+        expect(s!.passed, `${name} has passing checks`).toBeGreaterThan(0);
+      }
+      // The baseline holds: every failure is in it, and nothing in it passes (the suite's own verdict).
+      expect(run.printed).toContain('Baseline check passed');
+      expect(run.exitCode).toBe(0);
+    });
   }
 
   it('the tasks extension scenarios pass (run, not required), but for a protocol error no tool can cause', () => {

@@ -153,8 +153,9 @@ describe('toolbox serve --http --expose all', () => {
           headers: { Authorization: 'Bearer ${TBX_TOKEN}' },
           tool: 'add_numbers',
         });
-        // The token goes over the network: the user grants it to the imported tools (issue 23 item 7).
-        grantInTests(other.dir, { env: ['TBX_TOKEN'] });
+        // The token goes over the network: the user grants it to the imported tools (issue 23 item 7),
+        // and the served registry is on the host's loopback, which only the user's grant opens (issue 33).
+        grantInTests(other.dir, { env: ['TBX_TOKEN'], network: ['127.0.0.1'] });
         const run = await cli(['run', 'remote_add_numbers', '--a', '2', '--b', '3', '--json'], { cwd: other.dir, env });
         expect(run.code).toBe(0);
         expect(run.json.result).toEqual({ sum: 5 });

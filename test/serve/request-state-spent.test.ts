@@ -1,7 +1,7 @@
 // Issue 36 item 4: an input-required requestState is single-use. Spent when its call completes, and
 // kept spent in the shared store, so no replica runs the call again for a replay; answers without a
-// state are refused; a state answers only the client it asked. Two real servers sharing a real
-// redis-server, a real sandboxed Python tool that asks.
+// state answer only the questions asked by their keys; a state answers only the client it asked.
+// Two real servers sharing a real redis-server, a real sandboxed Python tool that asks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/config.js';
 import { ServeCore } from '../../src/serve/core.js';
@@ -110,11 +110,16 @@ describe('a requestState answers one call once', () => {
     expect(replay.final?.error?.code).toBe(-32602);
   });
 
-  it('answers without a requestState are refused: a question is answered only when asked', async () => {
+  it('answers without a requestState only answer the questions the call asks by their keys (SEP-2322)', async () => {
     const [a] = [await replica()];
-    const r = await ask(a, { inputResponses: answer });
-    expect(r.final?.error?.code).toBe(-32602);
-    expect(r.final?.error?.message).toMatch(/without a requestState/);
+    // A key the tool does not ask answers nothing: the call asks its question (re-request), no error.
+    const wrong = await ask(a, { inputResponses: { nickname: answer.name } });
+    expect(wrong.final?.error).toBeUndefined();
+    expect(wrong.final!.result.resultType).toBe('input_required');
+    expect(JSON.stringify(wrong.final!.result.inputRequests)).toContain('What is your name?');
+    // The key it asks, answered up front, is its answer (extra keys are ignored).
+    const upfront = await ask(a, { inputResponses: { ...answer, extra: { action: 'accept', content: {} } } });
+    expect(upfront.final!.result.content[0].text).toBe('Hi, Ann!');
   });
 
   it('a state minted for one client is refused to another', async () => {
