@@ -10,6 +10,7 @@
 // and its integrity, stands for them: hashing every installed file on every run is not cheap).
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { isSecretName } from '../util/secret-names.js';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ToolEntry } from '../contract/types.js';
 import { ExitCode, ToolboxError } from '../errors.js';
@@ -81,6 +82,9 @@ function addPath(root: string, abs: string, out: CodeFiles, o: WalkOptions, tool
       // A __pycache__ folder comes and goes with Python runs outside toolbox: only what else is in it counts.
       if (!(o.skipPycache && name === '__pycache__')) out[`${rel(p)}/`] = 'dir';
       for (const child of readdirSync(p).sort()) {
+        // Credentials (`.env*`, `.git/`, `.npmrc`, … at any depth) are covered in the sandbox, so the
+        // tool cannot load them, and never hashed: an unsalted hash of a secret is not committed.
+        if (isSecretName(child)) continue;
         const c = join(p, child);
         const cst = lstatSync(c);
         if (o.skipPycache && name === '__pycache__' && cst.isFile() && child.endsWith('.pyc')) continue;

@@ -2,6 +2,7 @@
 // daemon, a long-running library Runtime) compare before each call so that an edited tool is loaded
 // again, and what toolbox.lock pins. One definition of "the tool's code" for both.
 import { readdirSync, statSync, type Stats } from 'node:fs';
+import { isSecretName } from '../util/secret-names.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import type {
@@ -101,6 +102,8 @@ function listing(dir: string, st: Stats): Entry[] {
   const entries: Entry[] = [];
   for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (e.isDirectory() && SKIP_DIRS.has(e.name)) continue;
+    // Credentials are covered in the sandbox and never hashed (lock/code.ts).
+    if (isSecretName(e.name)) continue;
     entries.push({ path: join(dir, e.name), dir: e.isDirectory() });
   }
   if (listings.size >= LISTINGS_MAX) listings.delete(listings.keys().next().value!);

@@ -4,6 +4,7 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSyn
 import { dirname, join } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
 import { underSystemDir } from '../util/binds.js';
+import { maskArgs, secretMasks } from './mask.js';
 import type { ResolvedLimits, SandboxTier } from './types.js';
 
 /** Host paths a tier needs to know about, found once by the probe. */
@@ -111,6 +112,7 @@ function bindArgs(paths: string[], uidDrop: boolean): { args: string[]; uidDrop:
   for (const p of real) if (!binds.some((b) => p === b || p.startsWith(b + '/'))) binds.push(p);
   const dirs = new Set<string>();
   const mounts: string[] = [];
+  const shown: [string, string][] = [];
   const mkdirs = (p: string) => {
     for (const d of ancestors(p))
       if (!dirs.has(d)) {
@@ -121,6 +123,7 @@ function bindArgs(paths: string[], uidDrop: boolean): { args: string[]; uidDrop:
   for (const p of binds) {
     const src = realpathSync(p);
     const isDir = statSync(src).isDirectory();
+    shown.push([src, p]);
     mkdirs(p);
     if (uidDrop && !othersCanRead(src, isDir)) {
       // The unprivileged uid cannot enter a 0700 folder (mkdtemp makes them). Rebuild its first
@@ -150,6 +153,8 @@ function bindArgs(paths: string[], uidDrop: boolean): { args: string[]; uidDrop:
     }
     mounts.push('--ro-bind', src, p);
   }
+  // Credentials at any depth inside what is shown (`apps/web/.env.local`) are covered after the binds.
+  mounts.push(...maskArgs(secretMasks(shown, real)));
   return { args: mounts, uidDrop };
 }
 

@@ -26,6 +26,12 @@ export const CASES = {
   },
   'read-project-secrets-node': { item: 1, attack: 'a Node tool reads `../.env`', outcome: fs },
   'read-project-secrets-command': { item: 1, attack: 'a command at the project root reads `.env`', outcome: fs },
+  'nested-secrets': {
+    item: '34.3',
+    attack:
+      'a tool reads a nested `.env.local`, a vendored `.git/config`, `.npmrc`, `.aws/` (or a link to one) inside its own folder',
+    outcome: fs,
+  },
   'paths-outside-project': {
     item: 2,
     attack: 'a contract binds `/root/.ssh`, `../..` or a symlink to `/etc` (`sandbox.paths`)',
