@@ -16,6 +16,7 @@ export const SELECT_PARTS = {
     'small-talk',
     'why-empty',
     'destructive',
+    'typos',
   ),
   // Text analysis: stemming, stop words, the glossary and translation, token counts.
   'select-text': files('stem', 'stopwords', 'verbs', 'lexicon', 'han-fold', 'translate', 'tokens'),
@@ -56,6 +57,7 @@ export const PART_TESTS = {
     'small-talk',
     'never-silent',
     'destructive',
+    'typos',
     'incremental',
     'select',
     'shipped',

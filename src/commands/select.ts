@@ -132,17 +132,15 @@ function printHuman(ctx: CommandContext, sel: Selection, o: { detail: boolean; m
   const words = surfaceWords(sel.query); // the user's words, not their stems
   // A glossary translation is shown as the query word it came from ("北京 (translated)"), never as a
   // stem; Chinese in the characters the user wrote (traditional ones are folded in the index).
+  // A typo's correction (a Latin word standing in for another) as the registry's word and what was typed.
+  const latin = /^[a-z]+$/;
+  const word = (w: Selection['results'][number]['why'][number]) => {
+    const from = w.via && (words.get(w.via) ?? w.via);
+    if (from && latin.test(w.term) && latin.test(w.via!)) return `${w.term}, typed ${from}`;
+    return from ?? words.get(w.term) ?? w.term;
+  };
   const why = (r: Selection['results'][number]) =>
-    [
-      ...new Set(
-        r.why
-          .slice(0, 4)
-          .map(
-            (w) =>
-              `${(w.via && (words.get(w.via) ?? w.via)) ?? words.get(w.term) ?? w.term}${w.session ? '*' : ''} (${w.fields.join(', ')})`,
-          ),
-      ),
-    ].join('; ');
+    [...new Set(r.why.slice(0, 4).map((w) => `${word(w)}${w.session ? '*' : ''} (${w.fields.join(', ')})`))].join('; ');
   const rows = sel.results.map((r, i) => [
     String(i + 1),
     s.bold(r.id),

@@ -12,6 +12,7 @@ import type { Field } from './fields.js';
 import { scoreLeftOut, whyMatched, type LeaveOut } from './leave-out.js';
 import { RANK, topK, type RankParams } from './model.js';
 import { scoreAll } from './query.js';
+import { correctTypos } from './typos.js';
 import { cutOff, explicitIds, isExactName, type CutOptions } from './shape.js';
 import { smallTalk, type TaskWeight } from './small-talk.js';
 import { demoteDestructive, demotionText, type Demotion } from './destructive.js';
@@ -186,6 +187,7 @@ export class Selector {
     if (gate)
       return { results: this.pinned([], allow, warnings), warnings, history: [], empty: smallTalkWhy(gate), gate };
     const ctx = contextQuery(query, opts.session, (opts.params ?? RANK).derived);
+    correctTypos(ctx.query, this.index.lex, (opts.params ?? RANK).typos, query);
     const cover = new Float64Array(this.index.tools.length);
     const lexical = scoreAll(this.index.lex, ctx.query, opts.params ?? RANK, cover);
     scoreLeftOut(this.index.lex, opts.leaveOut, ctx.query, lexical, cover, opts.params);
@@ -305,6 +307,7 @@ export class Selector {
   ): ToolWhy[] {
     const params = opts.params ?? RANK;
     const q = contextQuery(query, undefined, params.derived).query;
+    correctTypos(q, this.index.lex, params.typos, query);
     const scores = scoreAll(this.index.lex, q, params);
     scoreLeftOut(this.index.lex, opts.leaveOut, q, scores, undefined, params);
     const allow = this.allowed(opts.caller);

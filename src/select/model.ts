@@ -5,6 +5,7 @@
 import type { ToolContract } from '../contract/types.js';
 import { FIELDS, fieldTexts, type Field } from './fields.js';
 import { analyse, Kind } from './tokenize.js';
+import { TYPOS, type TypoParams } from './typos.js';
 import { hasHan, TRANSLATED_FIELD_WEIGHT, TRANSLATED_QUERY_WEIGHT, translateZh } from './translate.js';
 
 /** The ranking model's constants (see RANK for the values and why). */
@@ -21,6 +22,8 @@ export interface RankParams {
   destructive: number;
   /** The same for a tool that creates or changes something (create_, update_ …). */
   write: number;
+  /** Typo tolerance (typos.ts); absent: the shipped TYPOS. */
+  typos?: TypoParams;
 }
 
 /**
@@ -68,6 +71,7 @@ export const RANK: RankParams = {
   derived: TRANSLATED_QUERY_WEIGHT,
   destructive: 0.7,
   write: 0.9,
+  typos: TYPOS,
 };
 
 /**

@@ -54,6 +54,7 @@ describe('what makes a query a task (weighTask)', () => {
     ['cheers, how many days until Christmas', 'how many + a time noun'],
     ['你好，圣诞节是星期几', '星期几'],
     ['哈哈好的，那今天是几号', '几号'],
+    ['帮我好好检查一下这段代码', '好好 is a degree word, the rest is a request'],
   ];
   it.each(task)('"%s" is a task (%s)', (q) => {
     expect(weighTask(q).weight).toBeGreaterThanOrEqual(CUTOFF.minContent);
@@ -73,6 +74,10 @@ describe('what makes a query a task (weighTask)', () => {
     'merry christmas',
     'thanks, see you tomorrow',
     '周末愉快',
+    // Laughter: 好好 is a degree word (好好笑 "so funny"), 搞笑 and 笑死 are reactions (issue 35 item 4).
+    '哈哈，好好笑',
+    '哈哈哈 太搞笑了',
+    '笑死我了',
   ];
   it.each(talk)('"%s" is still small talk', (q) => {
     expect(weighTask(q).weight).toBeLessThan(CUTOFF.minContent);
