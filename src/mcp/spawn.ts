@@ -1,9 +1,9 @@
-import { realpathSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { readRegularHead } from '../util/project-file.js';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { findInProject, findOnPath } from '../util/which.js';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { isElf } from '../sandbox/interpreter.js';
+import { pythonLayout, venvPthPaths } from '../sandbox/interpreter.js';
 import { within } from '../util/paths.js';
 
 /** One host folder bound read-only for a server, and why (shown by --verbose). */
@@ -67,12 +67,54 @@ function venvOf(file: string): string | undefined {
 
 /**
  * The installation a venv's Python comes from: the prefix of the real binary `bin/python` links
- * to, and only when that is an ELF executable. pyvenv.cfg is not read: it is a project file, and
- * its `home` could name any host folder.
+ * to, and only when that is an ELF executable (pythonLayout). pyvenv.cfg is not read: it is a
+ * project file, and its `home` could name any host folder.
  */
 function venvBase(venv: string): string | undefined {
-  const real = realOrUndefined(join(venv, 'bin', 'python'));
-  return real && isElf(real) ? prefixOf(real) : undefined;
+  return pythonLayout(join(venv, 'bin', 'python'))?.base;
+}
+
+/**
+ * The venv Python a command is: the command itself when it is a venv's `bin/python*`, or the first
+ * link on its way to the real binary that is (a project link `./py -> .venv/bin/python`). Links are
+ * followed one at a time, as named, so what runs in the sandbox is the venv's own path: Python finds
+ * pyvenv.cfg beside it and `sys.prefix` is the venv (run as its real binary, `sys.prefix` is the
+ * base install and the venv's packages are missing).
+ */
+function venvPythonOf(found: string): { python: string; venv: string; base: string } | undefined {
+  let p = found;
+  for (let hops = 0; hops < 32; hops++) {
+    const layout = PYTHON.test(basename(p)) && basename(dirname(p)) === 'bin' ? pythonLayout(p) : undefined;
+    if (layout?.venv) return { python: p, venv: layout.venv, base: layout.base };
+    try {
+      if (!lstatSync(p).isSymbolicLink()) return undefined;
+      p = resolve(dirname(p), readlinkSync(p));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** pip's #! line for a long or spaced interpreter path: `#!/bin/sh` then `'''exec' "/…/python" "$0" "$@"`. */
+const SH_EXEC_LINE = /^'''exec' (?:"([^"]+)"|(\S+)) "\$0" "\$@"/;
+
+/**
+ * The Python a console script of `venv` names on its #! line (pip writes `#!/…/venv/bin/python`,
+ * or the /bin/sh form for a long path), as that venv's own path: the script is then run by it
+ * explicitly, so its #! path need not be visible in the sandbox as written.
+ */
+function scriptVenvPython(real: string, line: string, venv: string): string | undefined {
+  let named = line.split(/\s+/)[0]!;
+  if (named === '/bin/sh') {
+    const m = SH_EXEC_LINE.exec(readRegularHead(real, 1024)?.toString('utf8').split('\n')[1] ?? '');
+    if (!m) return undefined;
+    named = (m[1] ?? m[2])!;
+  }
+  if (!PYTHON.test(basename(named)) || basename(dirname(named)) !== 'bin') return undefined;
+  const own = join(venv, 'bin', basename(named));
+  const same = realOrUndefined(dirname(dirname(named)));
+  return same && same === realOrUndefined(venv) && existsSync(own) ? own : undefined;
 }
 
 const realOrUndefined = (p: string | undefined) => {
@@ -138,16 +180,26 @@ export function resolveServerCommand(
   const bind = (path: string, why: string, from: ServerBind['from'] = own) => {
     if (!isSystem(path + sep) && !binds.some((b) => b.path === path)) binds.push({ path, why, from });
   };
-  const venv = venvOf(found);
-  if (venv) {
-    bind(venv, `the Python venv that ${basename(found)} lives in`);
-    const base = venvBase(venv);
-    if (base) bind(base, 'the Python installation the venv was made from', 'host');
-  }
-  let cmd = real;
+  // A venv's Python (or a link to one) runs as the venv's own path; a console script in a venv's bin/
+  // runs under the venv Python its #! line names. Either way the venv is bound, with the installation
+  // its Python was made from and the folders its .pth files add to sys.path.
+  const vp = venvPythonOf(found);
+  const venv = vp?.venv ?? venvOf(found);
+  let cmd = vp?.python ?? real;
   let out = [...args];
+  const line = vp ? undefined : shebang(real);
+  if (venv) {
+    bind(venv, `the Python venv that ${basename(vp?.python ?? found)} lives in`);
+    const base = vp ? vp.base : venvBase(venv);
+    if (base) bind(base, 'the Python installation the venv was made from', 'host');
+    for (const pth of venvPthPaths(venv)) bind(pth.path, `added to sys.path by ${relative(venv, pth.pth)}`);
+    const viaVenv = line ? scriptVenvPython(real, line, venv) : undefined;
+    if (viaVenv) {
+      cmd = viaVenv;
+      out = [real, ...out];
+    }
+  }
   const env: Record<string, string> = {};
-  const line = shebang(real);
   const isNode = NODE.test(basename(real)) || NODE.test(basename(found));
   if (isNode || (line && /(^|[\s/])node(\s|$)/.test(line))) {
     cmd = realpathSync(opts.nodeBinary);

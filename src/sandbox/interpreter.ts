@@ -1,11 +1,13 @@
 // Finding the real program behind a command name, and the host folders it needs to run inside the
 // sandbox. Shims (pyenv, asdf) live under a 0700 home and re-exec through a shell: after the uid
 // drop they cannot even be read, so we resolve to the real executable and bind its prefix.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { readRegularHead } from '../util/project-file.js';
+import { within } from '../util/paths.js';
 import { isElf } from '../util/host-process.js';
 import { shimTarget } from './shims.js';
 import { findOnPath as searchPath, isExecutableFile } from '../util/which.js';
-import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
 
 /** A program ready to run in the sandbox: its absolute path and what to bind read-only for it. */
@@ -87,26 +89,108 @@ async function doResolve(cmd: string): Promise<ResolvedInterpreter> {
 
 export { isElf };
 
+const realOr = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+/**
+ * Where a Python binary comes from, read from its paths alone (nothing is run): `venv`, the folder
+ * holding pyvenv.cfg when `found` (as named, before its links are followed) sits in a venv's bin/;
+ * `base`, the install prefix of the real binary it links to. Undefined when that real file is not an
+ * ELF executable (a script, a shim). pyvenv.cfg is a file of the project: its `home` is never what
+ * gets bound (a planted `home = /root/.ssh/bin` must not bind /root/.ssh into the sandbox).
+ */
+export function pythonLayout(found: string): { venv?: string; base: string; real: string } | undefined {
+  let real: string;
+  try {
+    real = realpathSync(found);
+  } catch {
+    return undefined;
+  }
+  if (!isElf(real)) return undefined;
+  const venvRoot = dirname(dirname(found));
+  return {
+    ...(existsSync(join(venvRoot, 'pyvenv.cfg')) ? { venv: venvRoot } : {}),
+    base: dirname(dirname(real)),
+    real,
+  };
+}
+
 /**
  * A real interpreter binary (not a shim script) is resolved without running anything: its prefix is
  * the folder above bin/, or, in a venv, the folder holding pyvenv.cfg plus the base install the
- * binary really lives in. pyvenv.cfg is a file of the project: its `home` is never what gets bound
- * (a planted `home = /root/.ssh/bin` must not bind /root/.ssh into the sandbox).
+ * binary really lives in (pythonLayout). Run as `found`, a venv's Python finds its pyvenv.cfg, so
+ * `sys.prefix` is the venv and its site-packages are on sys.path.
  */
 function pythonWithoutRunning(found: string): ResolvedInterpreter | undefined {
-  const real = realpathSync(found);
-  if (!isElf(real)) return undefined;
-  const venvRoot = dirname(dirname(found));
-  const prefix = existsSync(join(venvRoot, 'pyvenv.cfg')) ? venvRoot : dirname(dirname(real));
-  const base = dirname(dirname(real));
-  const rp = (p: string) => {
+  const l = pythonLayout(found);
+  if (!l) return undefined;
+  const prefix = l.venv ?? l.base;
+  return { path: found, readOnlyPaths: outsideSystem([prefix, l.base, dirname(found), dirname(l.real)].map(realOr)) };
+}
+
+/** At most this many folders named by a venv's .pth files are bound (each is checked like any project path). */
+const MAX_PTH_PATHS = 64;
+/** .pth files read per site-packages folder, and bytes read of each. */
+const MAX_PTH_FILES = 256;
+const MAX_PTH_BYTES = 64 * 1024;
+
+/**
+ * The folders a venv's `.pth` files add to sys.path that lie outside the venv (an editable install's
+ * `src/`, a folder of the project): what the venv's Python needs bound besides the venv itself. Read
+ * the way site.py reads them (lines relative to site-packages, `#` comments and `import` lines
+ * skipped, paths that do not exist ignored); system folders are left out (every sandbox shows them).
+ * The files are the project's: what they name is bound only after the sandbox's project-path check.
+ */
+export function venvPthPaths(venv: string): { path: string; pth: string }[] {
+  const sites = new Map<string, string>();
+  for (const lib of ['lib', 'lib64']) {
+    let names: string[];
     try {
-      return realpathSync(p);
+      names = readdirSync(join(venv, lib));
     } catch {
-      return p;
+      continue;
     }
-  };
-  return { path: found, readOnlyPaths: outsideSystem([prefix, base, dirname(found), dirname(real)].map(rp)) };
+    for (const n of names.sort()) {
+      if (!/^(python|pypy)\d/.test(n)) continue;
+      const site = join(venv, lib, n, 'site-packages');
+      const real = realOr(site);
+      if (existsSync(site) && ![...sites.values()].includes(real)) sites.set(site, real);
+    }
+  }
+  const realVenv = realOr(venv);
+  const out: { path: string; pth: string }[] = [];
+  const seen = new Set<string>();
+  for (const site of sites.keys()) {
+    let pths: string[];
+    try {
+      pths = readdirSync(site)
+        .filter((n) => n.endsWith('.pth'))
+        .sort()
+        .slice(0, MAX_PTH_FILES);
+    } catch {
+      continue;
+    }
+    for (const name of pths) {
+      const text = readRegularHead(join(site, name), MAX_PTH_BYTES)?.toString('utf8');
+      for (const raw of text?.split('\n') ?? []) {
+        const line = raw.trimEnd();
+        if (!line || line.startsWith('#') || /^import[ \t]/.test(line)) continue;
+        const p = resolve(site, line);
+        if (seen.has(p) || !existsSync(p)) continue;
+        seen.add(p);
+        const real = realOr(p);
+        if (within(venv, p) || within(realVenv, real) || underSystemDir(real)) continue;
+        out.push({ path: p, pth: join(site, name) });
+        if (out.length >= MAX_PTH_PATHS) return out;
+      }
+    }
+  }
+  return out;
 }
 
 // A pyenv or asdf shim is a shell script that picks a version from variables and version files. It

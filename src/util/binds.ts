@@ -31,6 +31,8 @@ export interface ProjectBinds {
   granted?: () => string[];
   /** The tool, for messages. */
   tool?: string;
+  /** Why a path is shown (by the path as given), for messages: "added to sys.path by …/x.pth". */
+  reasons?: Record<string, string>;
 }
 
 /** Why a path may not be bound. */
@@ -124,6 +126,7 @@ export function checkProjectBinds(b: ProjectBinds, network: boolean): string[] {
     }
     const shown = within(b.root, p) ? relative(b.root, p) || '.' : p;
     const via = bad.resolved !== p ? ` (it resolves to ${bad.resolved})` : '';
+    const reason = b.reasons?.[p] ? ` (${b.reasons[p]})` : '';
     const who = b.tool ? `tool '${b.tool}'` : 'the MCP server';
     const why: Record<BindCode, string> = {
       sandbox_path_outside: 'which is outside the project',
@@ -132,14 +135,18 @@ export function checkProjectBinds(b: ProjectBinds, network: boolean): string[] {
       sandbox_path_state: "which is toolbox's own state (.toolbox/)",
       sandbox_path_socket: 'which is or holds a Unix socket, a service outside the sandbox',
     };
-    throw new ToolboxError('sandbox_path_denied', `${who} would see ${shown}${via}, ${why[bad.code]}: refused`, {
-      exitCode: ExitCode.registry,
-      hint:
-        bad.code === 'sandbox_path_socket'
-          ? 'Move the socket out of the folder, or open the network (`sandbox: { network: true }`) if the tool must talk to that service.'
-          : `A tool sees only its own files, inside the project. Replace the link with the real files (e.g. \`npm install\` for node_modules)${bad.code === 'sandbox_path_state' ? '' : `, or grant ${bad.resolved} to ${b.tool ? `'${b.tool}'` : 'the tool'} in your own ~/.config/toolbox/grants.yaml (docs/sandbox.md)`}.`,
-      details: { reason: bad.code, path: p, resolved: bad.resolved },
-    });
+    throw new ToolboxError(
+      'sandbox_path_denied',
+      `${who} would see ${shown}${via}${reason}, ${why[bad.code]}: refused`,
+      {
+        exitCode: ExitCode.registry,
+        hint:
+          bad.code === 'sandbox_path_socket'
+            ? 'Move the socket out of the folder, or open the network (`sandbox: { network: true }`) if the tool must talk to that service.'
+            : `A tool sees only its own files, inside the project. Replace the link with the real files (e.g. \`npm install\` for node_modules)${bad.code === 'sandbox_path_state' ? '' : `, or grant ${bad.resolved} to ${b.tool ? `'${b.tool}'` : 'the tool'} in your own ~/.config/toolbox/grants.yaml (docs/sandbox.md)`}.`,
+        details: { reason: bad.code, path: p, resolved: bad.resolved },
+      },
+    );
   }
   return out;
 }
