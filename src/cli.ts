@@ -276,6 +276,10 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
       '--allow-scripts',
       "let the package's install scripts run (npm lifecycle scripts, pip source builds): runs its code unsandboxed",
     )
+    .option(
+      '--protocol <revision>',
+      "pin the server to one MCP revision, e.g. 2025-11-25 (written into each contract's loader_config.protocol)",
+    )
     .option('--prefix <p>', 'id prefix for the imported tools')
     .option('--out <dir>', 'folder (inside the registry) for the contracts')
     .option('--force', 'overwrite contracts a person has edited')

@@ -35,6 +35,7 @@ export async function importMcpCommand(
       oauthClientId: opts.oauthClientId as string | undefined,
       oauthClientSecretEnv: opts.oauthClientSecretEnv as string | undefined,
       oauthClientMetadataUrl: opts.oauthClientMetadataUrl as string | undefined,
+      protocol: opts.protocol as string | undefined,
       // An MCP server behind OAuth: the person at this shell opens the link (stderr); the browser comes back.
       openUrl: (url, why) => {
         spin.stop();

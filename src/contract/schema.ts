@@ -1,4 +1,4 @@
-import { VERSION_FLAGS, type JsonSchema, type LoaderType } from './types.js';
+import { MCP_PROTOCOLS, VERSION_FLAGS, type JsonSchema, type LoaderType } from './types.js';
 
 const templated = { type: 'string', minLength: 1 };
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
@@ -95,6 +95,11 @@ export const loaderConfigSchemas: Record<LoaderType, JsonSchema> = {
       url: { type: 'string', pattern: '^https?://', description: 'Streamable HTTP endpoint of the MCP server.' },
       headers: stringMap,
       tool: { type: 'string', minLength: 1, description: "The tool's name on that server." },
+      protocol: {
+        enum: [...MCP_PROTOCOLS],
+        description:
+          'Pin the MCP revision toolbox speaks to the server (no 2026-07-28 discovery when a 2025 one is pinned; no fallback to 2025 when 2026-07-28 is).',
+      },
       package: {
         type: 'object',
         description: 'The package `toolbox import mcp` installed the server from (into .toolbox/servers/), pinned.',

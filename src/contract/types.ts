@@ -29,6 +29,13 @@ export interface HttpConfig {
   query?: Record<string, string>;
   body?: unknown;
 }
+/**
+ * The MCP revisions `loader_config.protocol` (and `import mcp --protocol`) may pin an upstream to:
+ * 2026-07-28 (server/discover, stateless) or a 2025-era one (initialize), newest first.
+ */
+export const MCP_PROTOCOLS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export type McpProtocol = (typeof MCP_PROTOCOLS)[number];
+
 export interface McpConfig {
   command?: string;
   args?: string[];
@@ -36,6 +43,8 @@ export interface McpConfig {
   url?: string;
   headers?: Record<string, string>;
   tool: string;
+  /** The one revision toolbox offers the server (no negotiation); unset: 2026-07-28 when offered, else 2025. */
+  protocol?: McpProtocol;
   /** The package the server was installed from by `import mcp` (pinned version and integrity). */
   package?: { registry: 'npm' | 'pypi'; name: string; version: string; integrity?: string };
 }

@@ -36,6 +36,7 @@ function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext, code?: stri
       url: expand(cfg.url, cc.env),
       headers: expandAll(cfg.headers, cc.env),
       egress: cc.egress.socket,
+      ...(cfg.protocol ? { protocol: cfg.protocol } : {}),
     };
   }
   // ${PROJECT_ROOT} lets a shipped contract hand the server a folder of the project (e.g. the
@@ -56,6 +57,7 @@ function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext, code?: stri
     // Bare server commands (`uvx`, `docker`) are looked up on the PATH toolbox itself runs with.
     pathVar: process.env.PATH,
     ...(code ? { code } : {}),
+    ...(cfg.protocol ? { protocol: cfg.protocol } : {}),
   };
 }
 

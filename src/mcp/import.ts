@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Project } from '../config.js';
-import type { SandboxPolicy, ToolContract } from '../contract/types.js';
+import { MCP_PROTOCOLS, type McpProtocol, type SandboxPolicy, type ToolContract } from '../contract/types.js';
 import { ExitCode, ToolboxError, usageError } from '../errors.js';
 import { isToolRunError } from '../sandbox/tool-run-error.js';
 import { compareUpstream, recordImported, type UpstreamChange } from '../lock/upstream.js';
@@ -58,6 +58,8 @@ export interface ImportOptions {
   oauthClientSecretEnv?: string;
   /** An https URL of a client ID metadata document describing toolbox, for authorization servers that take one. */
   oauthClientMetadataUrl?: string;
+  /** Pin every imported server to this MCP revision (written into each contract's loader_config.protocol). */
+  protocol?: string;
 }
 
 /** The outcome of importing one server, for the human table and --json. */
@@ -210,6 +212,7 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
 
   const sandbox: SandboxPolicy = {};
   const envNames = new Set<string>();
+  const pin = opts.protocol ? { protocol: opts.protocol as McpProtocol } : {};
   const paths = (opts.paths ?? []).map((p) => resolve(opts.cwd, p));
   if (opts.network || s.url) sandbox.network = true;
   let target: McpTarget;
@@ -233,8 +236,9 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
       project: project.root,
       url: s.url,
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expandNow(v, env)])),
+      ...pin,
     };
-    loaderBase = { url: s.url, ...(Object.keys(headers).length ? { headers } : {}) };
+    loaderBase = { url: s.url, ...(Object.keys(headers).length ? { headers } : {}), ...pin };
   } else {
     const [cmd, ...rawArgs] = managed ? [join(project.root, managed.command), ...(s.command ?? [])] : s.command!;
     const pp = projectPaths(project, src.cwd ?? opts.cwd, cmd!, rawArgs);
@@ -282,8 +286,9 @@ async function importServer(project: Project, src: ServerSource, opts: ImportOpt
       pathVar: env.PATH,
       // No tool ids yet: what the user granted every tool of this project ("*") applies.
       granted: () => grantFor(loadUserGrants(project.root), '*').paths,
+      ...pin,
     };
-    loaderBase = { command: pp.command, args: pp.args, ...(managed ? { package: managed.package } : {}) };
+    loaderBase = { command: pp.command, args: pp.args, ...pin, ...(managed ? { package: managed.package } : {}) };
   }
   const { server, tools } = await listTools(target, opts);
   refuseDeepSchemas(server.name, tools);
@@ -356,6 +361,12 @@ export async function importMcp(project: Project, opts: ImportOptions): Promise<
       'A prefix is letters, digits, _ . - and starts with a letter or _, e.g. --prefix ev_.',
     );
   outDir(project, opts); // a bad --out fails before anything is installed or started
+  if (opts.protocol !== undefined && !(MCP_PROTOCOLS as readonly string[]).includes(opts.protocol))
+    throw usageError(
+      'bad_protocol',
+      `--protocol ${opts.protocol} is not an MCP revision toolbox speaks`,
+      `Give one of ${MCP_PROTOCOLS.join(', ')} (e.g. --protocol 2025-11-25 for a server that cannot ask its questions at 2026-07-28).`,
+    );
   if ((opts.oauthClientId || opts.oauthClientSecretEnv || opts.oauthClientMetadataUrl) && !opts.url)
     throw usageError(
       'oauth_without_url',

@@ -11,7 +11,7 @@ const pool = new Map<string, Pooled>();
 
 /** The pool key of a target: the same command, arguments, environment and binds share a server. */
 function keyOf(t: McpTarget): string {
-  if (t.kind === 'http') return JSON.stringify(['http', t.project, t.url, t.headers, t.egress ?? '']);
+  if (t.kind === 'http') return JSON.stringify(['http', t.project, t.url, t.headers, t.egress ?? '', t.protocol ?? '']);
   return JSON.stringify([
     'stdio',
     t.root,
@@ -22,6 +22,7 @@ function keyOf(t: McpTarget): string {
     t.network,
     t.egressSocket ?? '',
     t.code ?? '',
+    t.protocol ?? '',
   ]);
 }
 

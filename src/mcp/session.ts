@@ -1,5 +1,6 @@
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
+import type { McpProtocol } from '../contract/types.js';
 import { ToolRunError } from '../sandbox/tool-run-error.js';
 import { ToolboxError } from '../errors.js';
 import { resolveServerCommand, type ServerBind } from './spawn.js';
@@ -30,6 +31,8 @@ export type McpTarget =
       granted?: () => string[];
       /** Fingerprint of the server's code in the project (src/lock/tool-files.ts): edited code, another server. */
       code?: string;
+      /** loader_config.protocol: the one revision offered (no negotiation). */
+      protocol?: McpProtocol;
     }
   /** `project`: the project whose contract names the server (OAuth tokens are kept per project). */
   | {
@@ -39,6 +42,8 @@ export type McpTarget =
       headers: Record<string, string>;
       /** The egress proxy socket of the calling tool's policy: every request goes out through it. */
       egress?: string;
+      /** loader_config.protocol: the one revision offered (no negotiation). */
+      protocol?: McpProtocol;
     };
 
 /** An open connection to one MCP server. */
@@ -123,6 +128,12 @@ interface OpenOptions {
  * with fetch from this process. Throws ToolRunError when the server does not come up.
  */
 export async function openSession(target: McpTarget, opts: OpenOptions): Promise<McpSession> {
+  if (target.protocol) {
+    // A pinned revision: offered alone, nothing probed, nothing remembered.
+    const pinned = await connectOnce(target, opts, 'pinned');
+    if (pinned.session) return pinned.session;
+    throw openFailure(pinned, target.protocol);
+  }
   const identity = serverIdentity(target);
   const hinted = eraHint(identity) === 'legacy';
   let attempt = await connectOnce(target, opts, hinted ? 'legacy' : 'auto');
@@ -134,23 +145,42 @@ export async function openSession(target: McpTarget, opts: OpenOptions): Promise
     // A 2025 server that exits on a request it does not know: start it again and initialize.
     attempt = await connectOnce(target, opts, 'legacy');
   }
-  if (!attempt.session) {
-    const cause = (attempt.error as { cause?: unknown })?.cause;
-    if (attempt.error instanceof ToolboxError) throw attempt.error;
-    if (cause instanceof ToolboxError) throw cause;
-    const auth = authFailure(attempt.error);
-    if (auth) throw auth;
-    throw startFailure(attempt.what, attempt.error, attempt.stderr);
-  }
+  if (!attempt.session) throw openFailure(attempt);
   rememberEra(identity, attempt.session.modern ? 'modern' : 'legacy');
   return attempt.session;
+}
+
+/** What a failed connection attempt is reported as. */
+function openFailure(attempt: Exclude<Attempt, { session: McpSession }>, pinned?: string): unknown {
+  const cause = (attempt.error as { cause?: unknown })?.cause;
+  if (attempt.error instanceof ToolboxError) return attempt.error;
+  if (cause instanceof ToolboxError) return cause;
+  const auth = authFailure(attempt.error);
+  if (auth) return auth;
+  return startFailure(attempt.what, attempt.error, attempt.stderr, pinned);
 }
 
 type Attempt =
   | { session: McpSession; what: string }
   | { session?: undefined; error: unknown; quitOnProbe: boolean; what: string; stderr: LogTail };
 
-async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 'legacy'): Promise<Attempt> {
+/**
+ * How the SDK client negotiates: 'auto' probes with server/discover and falls back to initialize;
+ * a pinned 2025-era revision is offered alone in initialize (no probe; a server that answers with
+ * another revision is refused); a pinned 2026-07-28 must be offered by server/discover (no fallback).
+ */
+function negotiation(target: McpTarget, mode: 'auto' | 'legacy' | 'pinned', probeMs: number) {
+  // On stdio a server that stays silent on the probe is a 2025 one: do not spend the call's time on it.
+  const probe = target.kind === 'stdio' ? { probe: { timeoutMs: probeMs } } : {};
+  if (mode !== 'pinned' || !target.protocol) return { versionNegotiation: { mode: 'auto' as const, ...probe } };
+  if (target.protocol >= MODERN) return { versionNegotiation: { mode: { pin: target.protocol }, ...probe } };
+  return { versionNegotiation: { mode: 'legacy' as const }, supportedProtocolVersions: [target.protocol] };
+}
+
+/** The first revision of the 2026-07-28 era (revisions are dates: later ones sort after it). */
+const MODERN = '2026-07-28';
+
+async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 'legacy' | 'pinned'): Promise<Attempt> {
   // The SDK client costs ~300 ms to import: only processes that talk MCP pay it.
   const { Client } = await import('@modelcontextprotocol/client');
   const stdioProbeMs = Math.max(1000, Math.min(10_000, Math.floor(opts.timeoutMs / 3)));
@@ -159,11 +189,7 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
       { name: 'toolbox', version: '0.1.0' },
       {
         capabilities: CLIENT_CAPABILITIES,
-        versionNegotiation: {
-          mode: 'auto',
-          // On stdio a server that stays silent on the probe is a 2025 one: do not spend the call's time on it.
-          ...(target.kind === 'stdio' ? { probe: { timeoutMs: stdioProbeMs } } : {}),
-        },
+        ...negotiation(target, mode, stdioProbeMs),
         // Questions in an input-required result go to the caller of the tool (loaders/mcp.ts), by their keys.
         inputRequired: { autoFulfill: false },
       },
@@ -386,7 +412,7 @@ function isTimeout(e: unknown): boolean {
   );
 }
 
-function startFailure(what: string, e: unknown, stderr: LogTail): ToolRunError {
+function startFailure(what: string, e: unknown, stderr: LogTail, pinned?: string): ToolRunError {
   const err = e as Error & { code?: number };
   if (isTimeout(e)) {
     return new ToolRunError({
@@ -399,7 +425,7 @@ function startFailure(what: string, e: unknown, stderr: LogTail): ToolRunError {
   const tail = stderr.tail(600).trim();
   return new ToolRunError({
     kind: 'failed',
-    message: `could not start MCP server '${what}': ${err?.message ?? String(e)}${tail ? `\n--- server stderr ---\n${tail}` : ''}`,
+    message: `could not start MCP server '${what}'${pinned ? ` at the pinned revision ${pinned} (loader_config.protocol)` : ''}: ${err?.message ?? String(e)}${tail ? `\n--- server stderr ---\n${tail}` : ''}`,
     logs: stderr.tail(),
   });
 }

@@ -15,11 +15,14 @@ import { cli, tempProject } from '../helpers.js';
 const SERVER = `import json, sys
 import fakemcp_dep, fakemcp_extra
 
+offered = []
+
 def main():
     for line in sys.stdin:
         m = json.loads(line)
         out = None
         if m.get("method") == "initialize":
+            offered.append(m["params"]["protocolVersion"])
             out = {"protocolVersion": m["params"]["protocolVersion"], "capabilities": {"tools": {}},
                    "serverInfo": {"name": "venv-py", "version": "0.1.0"}}
         elif m.get("method") == "tools/list":
@@ -28,7 +31,8 @@ def main():
                               "annotations": {"readOnlyHint": True}}]}
         elif m.get("method") == "tools/call":
             out = {"content": [{"type": "text", "text": json.dumps({
-                "prefix": sys.prefix, "dep": fakemcp_dep.__file__, "extra": fakemcp_extra.__file__})}]}
+                "prefix": sys.prefix, "dep": fakemcp_dep.__file__, "extra": fakemcp_extra.__file__,
+                "offered": offered})}]}
         if "id" in m:
             reply = {"result": out} if out is not None else {"error": {"code": -32601, "message": "no such method"}}
             sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], **reply}) + "\\n")
@@ -59,6 +63,8 @@ interface Where {
   prefix: string;
   dep: string;
   extra: string;
+  /** The protocolVersion each initialize offered. */
+  offered: string[];
 }
 
 describe('a stdio server started by a project venv runs with that venv in the sandbox', () => {
@@ -126,6 +132,17 @@ describe('a stdio server started by a project venv runs with that venv in the sa
     const w = await where();
     expect(realpathSync(w.prefix)).toBe(join(root, '.venv'));
     expect(realpathSync(w.dep)).toBe(realpathSync(join(site, 'fakemcp_dep.py')));
+  }, 60_000);
+
+  it('`import mcp --protocol 2025-06-18`: the stdio server is offered that revision alone, at import and on every call', async () => {
+    const r = await cli(['import', 'mcp', '--json', '--force', '--protocol', '2025-06-18', '--', 'venv-server'], {
+      cwd: p.dir,
+    });
+    expect(r.errorJson?.error).toBeUndefined();
+    const c = parse(readFileSync(join(p.dir, 'tool_registry/where.yaml'), 'utf8'));
+    expect(c.loader_config).toMatchObject({ command: 'venv-server', protocol: '2025-06-18' });
+    const w = await where();
+    expect(w.offered).toEqual(['2025-06-18']);
   }, 60_000);
 
   it("pip's /bin/sh form of a console script (a long or spaced #! path) is run by the venv's python", () => {
