@@ -125,6 +125,28 @@ describe('pinning an upstream to one MCP revision', () => {
     expect(sent.find((m) => m.method === 'initialize')?.version).toBe('2025-11-25');
   }, 60_000);
 
+  it('a stdio server that answers a pinned initialize with another revision is refused, naming the pin', async () => {
+    // A 2025-03-26 server: whatever it is offered, it answers with its own revision.
+    const old = `import { createInterface } from 'node:readline';
+const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.method === 'initialize')
+    send({ id: m.id, result: { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '1' } } });
+  else if (m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'no such method' } });
+});
+`;
+    writeFileSync(join(env.dir, 'old-server.mjs'), old);
+    const r = await cli(['import', 'mcp', '--json', '--protocol', '2025-11-25', '--', 'node', 'old-server.mjs'], {
+      cwd: env.dir,
+    });
+    expect(r.code).toBe(4);
+    expect(r.errorJson.error.code).toBe('mcp_server_failed');
+    expect(r.errorJson.error.message).toMatch(
+      /at the pinned revision 2025-11-25 \(loader_config\.protocol\).*2025-03-26/,
+    );
+  }, 60_000);
+
   it('an unknown --protocol is a usage error naming the revisions toolbox speaks', async () => {
     const r = await cli(['import', 'mcp', '--json', '--url', up.url, '--protocol', '2026-01-01'], { cwd: env.dir });
     expect(r.code).toBe(2);

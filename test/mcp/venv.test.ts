@@ -169,6 +169,19 @@ describe('what a venv .pth file names is a project path like any other', () => {
     outside.cleanup();
   });
 
+  it("a .pth naming the project's .git (relative to site-packages) is refused too", async () => {
+    const q = tempProject({ 'tool_registry/.keep': '', 'server.py': SERVER, '.git/config': '[core]\n' });
+    try {
+      makeVenv(q.dir, '.venv', '../../../../.git');
+      const r = await cli(['import', 'mcp', '--json', '--', '.venv/bin/python', 'server.py'], { cwd: q.dir });
+      expect(r.code).toBe(3);
+      expect(r.errorJson.error.code).toBe('sandbox_path_denied');
+      expect(r.errorJson.error.message).toMatch(/would see \.git \(added to sys\.path by .*fakemcp\.pth\)/);
+    } finally {
+      q.cleanup();
+    }
+  }, 60_000);
+
   it('a folder outside the project is refused (sandbox_path_denied), naming the .pth file', async () => {
     const r = await cli(['import', 'mcp', '--json', '--', 'venv/bin/python3', 'server.py'], { cwd: p.dir });
     expect(r.code).not.toBe(0);
