@@ -192,7 +192,13 @@ export function resolveServerCommand(
     bind(venv, `the Python venv that ${basename(vp?.python ?? found)} lives in`);
     const base = vp ? vp.base : venvBase(venv);
     if (base) bind(base, 'the Python installation the venv was made from', 'host');
-    for (const pth of venvPthPaths(venv)) bind(pth.path, `added to sys.path by ${relative(venv, pth.pth)}`);
+    // A folder of the project is checked as one whoever's venv names it (a venv of yours on PATH with
+    // this project installed editable must not show the project folder, .env and all).
+    const realRoot = realOrUndefined(root) ?? root;
+    for (const pth of venvPthPaths(venv)) {
+      const inProject = within(root, pth.path) || within(realRoot, realOrUndefined(pth.path) ?? pth.path);
+      bind(pth.path, `added to sys.path by ${relative(venv, pth.pth)}`, inProject ? 'project' : own);
+    }
     const viaVenv = line ? scriptVenvPython(real, line, venv) : undefined;
     if (viaVenv) {
       cmd = viaVenv;

@@ -182,6 +182,25 @@ describe('what a venv .pth file names is a project path like any other', () => {
     }
   }, 60_000);
 
+  it("your own venv on PATH (a bare `python3`) is yours, but a project folder its .pth names is checked as the project's", async () => {
+    // This project installed editable (flat layout) into a venv of yours: its .pth names the project folder.
+    const mine = tempProject({});
+    try {
+      makeVenv(mine.dir, 'env', p.dir);
+      const r = await cli(['import', 'mcp', '--json', '--', 'python3', 'server.py'], {
+        cwd: p.dir,
+        env: { PATH: `${join(mine.dir, 'env/bin')}:${process.env.PATH}` },
+      });
+      expect(r.code).toBe(3);
+      expect(r.errorJson.error.code).toBe('sandbox_path_denied');
+      expect(r.errorJson.error.message).toMatch(
+        /would see \. \(added to sys\.path by .*fakemcp\.pth\), which is the project folder itself/,
+      );
+    } finally {
+      mine.cleanup();
+    }
+  }, 60_000);
+
   it('a folder outside the project is refused (sandbox_path_denied), naming the .pth file', async () => {
     const r = await cli(['import', 'mcp', '--json', '--', 'venv/bin/python3', 'server.py'], { cwd: p.dir });
     expect(r.code).not.toBe(0);
