@@ -1,5 +1,6 @@
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
+import { savePackageRecords } from './code.js';
 import { depsVersions, lockEntry } from './compute.js';
 import { diffLock } from './diff.js';
 import { readLock, writeLock } from './file.js';
@@ -51,6 +52,11 @@ export async function writeProjectLock(project: Project, entries: ToolEntry[]): 
   const tools = await currentEntries(project, entries, previous);
   const changes = previous ? diffLock(previous, tools, { withDeps: true }) : [];
   const file = writeLock(project, { version: 1, tools });
+  // The files behind each installed package's digest, so a later drift names the file (lock/code.ts).
+  savePackageRecords(
+    project.root,
+    Object.values(tools).map((t) => t.runs.files),
+  );
   return { file, tools: Object.keys(tools).length, changes, created: previous === undefined };
 }
 
