@@ -99,6 +99,28 @@ export const CASES = {
       'a tool package grows past 20,000 files after `toolbox lock` (once locked as "too many files", then unpinned)',
     outcome: 'refused',
   },
+  'locked-node-modules-edited': {
+    item: '34.2',
+    attack:
+      'a file inside an installed `node_modules/<pkg>/` (or `@scope/<pkg>/`) the tool imports is edited in place after `toolbox lock`',
+    outcome: 'refused',
+  },
+  'locked-venv-edited': {
+    item: '34.2',
+    attack:
+      "a module in the site-packages of the tool's project venv (`loader_config.python`) is edited, or a `.pth` file (run at start-up) is planted there",
+    outcome: 'refused',
+  },
+  'locked-sandbox-paths-edited': {
+    item: '34.2',
+    attack: 'a plugin file in a project folder the contract shows the tool (`sandbox.paths`) is edited or added',
+    outcome: 'refused',
+  },
+  'locked-packages-too-many-files': {
+    item: '34.2',
+    attack: 'the installed packages a tool can load grow past 50,000 files (too many to hash on each run)',
+    outcome: 'refused',
+  },
   'remote-schema-deep': {
     item: '34.5',
     attack: 'an MCP server lists a tool whose inputSchema is nested 900 levels deep (`import mcp`, the SDK client)',
