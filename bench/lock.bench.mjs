@@ -2,16 +2,92 @@
 // one tool computed cold (every file read and hashed: a one-shot CLI run) and warm (the stat walk
 // only: serve, the daemon), against a floor measured in the same run, a bare readdir + lstat walk
 // of the same folders (what any "did something change" check must do).
+//
+// Issue 34 item 2's two figures, in a second table: a warm `--locked` check (assertLocked, what serve,
+// the daemon and a library Runtime pay per call) of a 20-file Node tool (10 files of its own, two
+// node_modules packages of 5) against the same lstat-walk floor; and `toolbox lock` of a Node tool
+// whose node_modules hold 2,000 modules (100 packages of 20 files, ~2 KB each), a fresh process
+// that reads and hashes every one, against the process floor (`node -e 0`) of the same run.
 import { lstatSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { REPO, median, table } from './lib.mjs';
+import { BIN, REPO, median, table, timeCommand } from './lib.mjs';
 
 const { resolveProject } = await import(join(REPO, 'dist', 'config.js'));
 const { loadRegistry } = await import(join(REPO, 'dist', 'registry', 'registry.js'));
 const { lockEntry } = await import(join(REPO, 'dist', 'lock', 'compute.js'));
 const { codeFiles, codePaths } = await import(join(REPO, 'dist', 'lock', 'code.js'));
+const { assertLocked } = await import(join(REPO, 'dist', 'lock', 'enforce.js'));
+const { writeProjectLock } = await import(join(REPO, 'dist', 'lock', 'index.js'));
+
+/** A project with one Node tool: `own` files of its own, `packages` node_modules packages of `per` files. */
+function nodeProject(own, packages, per) {
+  const dir = mkdtempSync(join(tmpdir(), 'toolbox-bench-lock-node-'));
+  for (const d of ['js', 'r', 'node_modules']) mkdirSync(join(dir, d));
+  writeFileSync(join(dir, 'toolbox.config.yaml'), 'registry: r\n');
+  writeFileSync(join(dir, 'js', 'package.json'), '{ "type": "module" }');
+  writeFileSync(join(dir, 'js', 'tool.js'), 'export function run() { return 1; }\n');
+  for (let i = 2; i < own; i++) writeFileSync(join(dir, 'js', `h${i}.js`), `// ${i}\n${'const x = 1;\n'.repeat(150)}`);
+  for (let k = 0; k < packages; k++) {
+    const pkg = join(dir, 'node_modules', `pkg${k}`);
+    mkdirSync(join(pkg, 'lib'), { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), `{ "name": "pkg${k}", "main": "lib/m1.js" }`);
+    for (let i = 1; i < per; i++)
+      writeFileSync(join(pkg, 'lib', `m${i}.js`), `// ${k}.${i}\n${'const x = 1;\n'.repeat(150)}`);
+  }
+  writeFileSync(
+    join(dir, 'r', 't.yaml'),
+    'id: t\nname: t\ndescription: A Node tool for the lock benchmark of toolbox, with installed packages.\n' +
+      'schema: { type: object }\nloader: node_module\nloader_config: { module: js/tool.js, function: run }\n',
+  );
+  return dir;
+}
+
+/** Issue 34 item 2's figures: a warm --locked check of a 20-file tool, `toolbox lock` of a 2,000-module tool. */
+async function item2() {
+  const rows = [];
+  const small = nodeProject(10, 2, 5);
+  try {
+    const p = resolveProject({ cwd: small });
+    const entries = loadRegistry(p).entries;
+    await writeProjectLock(p, entries);
+    assertLocked(p, entries[0]);
+    const warm = time(() => assertLocked(p, entries[0]), 201);
+    const base = time(
+      () =>
+        floor(
+          entries.flatMap((e) => codePaths(p.root, e)),
+          true,
+        ),
+      201,
+    );
+    rows.push([
+      'warm `run --locked` check, Node tool of 20 files (10 own, 2 packages of 5)',
+      `${warm.toFixed(3)} ms`,
+      `${base.toFixed(3)} ms (lstat walk)`,
+      (warm / base).toFixed(1),
+      warm < 1 ? 'yes (< 1 ms)' : 'NO (>= 1 ms)',
+    ]);
+  } finally {
+    rmSync(small, { recursive: true, force: true });
+  }
+  const big = nodeProject(10, 100, 20);
+  try {
+    const lock = timeCommand(process.execPath, [BIN, 'lock'], { cwd: big, n: 5, warmup: 1 });
+    const proc = timeCommand(process.execPath, ['-e', '0'], { cwd: big, n: 5, warmup: 1 });
+    rows.push([
+      '`toolbox lock`, Node tool of 2,000 modules (100 packages of 20), fresh process',
+      `${lock.toFixed(0)} ms`,
+      `${proc.toFixed(0)} ms (node -e 0)`,
+      (lock / proc).toFixed(1),
+      lock < 2000 ? 'yes (< 2 s)' : 'NO (>= 2 s)',
+    ]);
+  } finally {
+    rmSync(big, { recursive: true, force: true });
+  }
+  table(['issue 34 item 2', 'median', 'floor, same run', 'x floor', 'within target'], rows);
+}
 
 /** A project with one Python tool whose package has `files` modules of ~2 KB each. */
 function pyProject(files) {
@@ -30,11 +106,12 @@ function pyProject(files) {
   return dir;
 }
 
-function floor(paths) {
-  // The same folders, node_modules stopped at as lock/code.ts does (it reads npm's record there).
+function floor(paths, packages = false) {
+  // The same folders; node_modules entered only when asked (the Python tools here have none).
   const walk = (p) => {
     const st = lstatSync(p);
-    if (st.isDirectory() && !p.endsWith('/node_modules')) for (const c of readdirSync(p)) walk(join(p, c));
+    if (st.isDirectory() && (packages || !p.endsWith('/node_modules')))
+      for (const c of readdirSync(p)) walk(join(p, c));
   };
   for (const p of paths) walk(p);
 }
@@ -94,4 +171,6 @@ export default async function () {
     ],
     rows,
   );
+  console.log('');
+  await item2();
 }

@@ -1,6 +1,7 @@
 // The files of a tool's own code, and a cheap fingerprint of them: what warm workers (serve, the
 // daemon, a long-running library Runtime) compare before each call so that an edited tool is loaded
-// again, and what toolbox.lock pins. One definition of "the tool's code" for both.
+// again. toolbox.lock pins the same folders and more (lock/code.ts: each installed package's files,
+// a project venv, sandbox.paths); a warm worker reloads on an edit of the tool's own code here.
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { isSecretName } from '../util/secret-names.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
