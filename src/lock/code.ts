@@ -249,7 +249,8 @@ export function projectVenv(root: string, python: unknown): string | undefined {
   const abs = resolve(root, python);
   if (!inside(root, abs)) return undefined;
   const st = lstatOrUndefined(abs);
-  if (st?.isDirectory()) return abs;
+  // A link to a venv: followed here as the loader does (codeFiles records the link too).
+  if (st?.isDirectory() || (st?.isSymbolicLink() && existsSync(join(abs, 'pyvenv.cfg')))) return abs;
   if (python.includes('/') && basename(dirname(abs)) === 'bin' && existsSync(join(dirname(dirname(abs)), 'pyvenv.cfg')))
     return dirname(dirname(abs));
   return undefined;
@@ -345,7 +346,11 @@ export function codeFiles(root: string, entry: ToolEntry): CodeFiles {
       c.loader === 'python_function'
         ? projectVenv(root, (c.loader_config as Record<string, unknown>).python)
         : undefined;
-    if (venv) addVenv(root, venv, out, o);
+    if (venv) {
+      const vst = lstatSync(venv);
+      if (vst.isSymbolicLink()) out[relTo(root, venv)] = `link:${readlinkSync(venv)}`;
+      addVenv(root, venv, out, o);
+    }
     for (const p of sandboxPathsInProject(root, entry)) addPath(root, p, out, o, 'sandbox path');
   } catch (e) {
     if (!(e instanceof TooLarge)) throw e;
