@@ -117,6 +117,14 @@ function filesDigest(files: CodeFiles): string {
  * without following links; `__pycache__/*.pyc` skipped as in the tool's own code when asked.
  */
 function packageValue(root: string, dir: string, o: WalkOptions): { value: string; count: number } {
+  // Tools of one registry pass share their packages (the project's node_modules): walked once.
+  const shared = pass?.get(`${o.skipPycache}\0${dir}`);
+  if (shared) {
+    o.packages += shared.entries;
+    if (o.packages > MAX_PACKAGE_ENTRIES) throw new TooLarge();
+    return shared;
+  }
+  const before = o.packages;
   const files: CodeFiles = {};
   let count = 0;
   const walk = (p: string, prefix: string, pycache: boolean) => {
@@ -144,7 +152,25 @@ function packageValue(root: string, dir: string, o: WalkOptions): { value: strin
   packageFiles.delete(hex);
   if (packageFiles.size >= PACKAGE_MEMO_MAX) packageFiles.delete(packageFiles.keys().next().value!);
   packageFiles.set(hex, { root, files });
-  return { value: `${PACKAGE}${hex} ${count} file${count === 1 ? '' : 's'}`, count };
+  const out = { value: `${PACKAGE}${hex} ${count} file${count === 1 ? '' : 's'}`, count };
+  pass?.set(`${o.skipPycache}\0${dir}`, { ...out, entries: o.packages - before });
+  return out;
+}
+
+let pass: Map<string, { value: string; count: number; entries: number }> | undefined;
+
+/**
+ * Run `fn` (the lock entries of a whole registry: `lock`, `validate --locked`) with each package
+ * folder walked once for all its tools, as they are within that one pass; every call outside walks again.
+ */
+export function packagePass<T>(fn: () => T): T {
+  if (pass) return fn();
+  pass = new Map();
+  try {
+    return fn();
+  } finally {
+    pass = undefined;
+  }
 }
 
 /**

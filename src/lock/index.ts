@@ -1,6 +1,6 @@
 import type { Project } from '../config.js';
 import type { ToolEntry } from '../contract/types.js';
-import { savePackageRecords } from './code.js';
+import { packagePass, savePackageRecords } from './code.js';
 import { depsVersions, lockEntry } from './compute.js';
 import { diffLock } from './diff.js';
 import { readLock, writeLock } from './file.js';
@@ -28,11 +28,13 @@ export async function currentEntries(
   opts: { deps?: boolean } = {},
 ): Promise<Record<string, LockEntry>> {
   const out: Record<string, LockEntry> = {};
-  for (const e of entries) {
-    out[e.contract.id] = lockEntry(project, e);
-    const up = previous?.tools[e.contract.id]?.upstream;
-    if (up) out[e.contract.id]!.upstream = up;
-  }
+  packagePass(() => {
+    for (const e of entries) {
+      out[e.contract.id] = lockEntry(project, e);
+      const up = previous?.tools[e.contract.id]?.upstream;
+      if (up) out[e.contract.id]!.upstream = up;
+    }
+  });
   if (opts.deps !== false) await withDeps(project, entries, out);
   return out;
 }

@@ -44,6 +44,8 @@ function nodeProject(extra = '') {
     'node_modules/@acme/tail/package.json': '{ "name": "@acme/tail", "type": "module", "main": "index.js" }',
     'node_modules/@acme/tail/index.js': 'export function tail() { return "!"; }\n',
     'tool_registry/speak.yaml': contract('speak', 'node_module', '{ module: js/tool.js, function: run }', extra),
+    // A second tool on the same node_modules: `lock` walks each package once for both (one pass).
+    'tool_registry/speak2.yaml': contract('speak2', 'node_module', '{ module: js/tool.js, function: run }'),
   });
   cleanups.push(p.cleanup);
   return p;
@@ -60,11 +62,14 @@ describe('issue 34 item 2: installed packages, a project venv and sandbox.paths 
     expect([ok.code, ok.json?.result], ok.stderr).toEqual([0, 'genuine!']);
     // The lock holds one line per package, not per file.
     const text = readFileSync(join(p.dir, 'toolbox.lock'), 'utf8');
-    expect(text).toMatch(/node_modules\/wordy\/: package:sha256:[0-9a-f]{64} 2 files/);
+    const lines = text.match(/node_modules\/wordy\/: package:sha256:[0-9a-f]{64} 2 files/g) ?? [];
+    expect(lines.length).toBe(2);
+    expect(lines[0]).toBe(lines[1]);
     expect(text).not.toContain('lib/index.js');
 
     p.write('node_modules/wordy/lib/index.js', 'export function word() { return "evil"; }\n');
     refusedNaming(await run(p.dir), 'node_modules/wordy/lib/index.js changed');
+    refusedNaming(await run(p.dir, 'speak2'), 'node_modules/wordy/lib/index.js changed');
     await lock(p.dir);
     p.write('node_modules/@acme/tail/extra.js', 'export const x = 1;\n');
     refusedNaming(await run(p.dir), 'node_modules/@acme/tail/extra.js added');
