@@ -6,7 +6,7 @@
 // installed packages of one tool past 50,000 files are refused (lock_tool_too_large), saying how to
 // narrow them, rather than pinned partly.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_PACKAGE_ENTRIES } from '../../src/lock/code.js';
@@ -139,6 +139,27 @@ describe('issue 34 item 2: installed packages, a project venv and sandbox.paths 
     p.write(`${site}/zz-evil.pth`, 'import os; os.environ["X"] = "planted"\n');
     refusedNaming(await run(p.dir), `${site}/zz-evil.pth added`);
     expect(existsSync(join(p.dir, '.venv', 'pyvenv.cfg'))).toBe(true);
+  });
+
+  it('a venv named through a link inside the project: the link and what it holds are pinned', async () => {
+    const p = project({
+      'my_tools/__init__.py': '',
+      'my_tools/tool.py': 'def run(x=""):\n    return "ran"\n',
+      'tool_registry/speak.yaml': contract(
+        'speak',
+        'python_function',
+        '{ module: my_tools.tool, function: run, python: .venv }',
+      ),
+    });
+    cleanups.push(p.cleanup);
+    execFileSync('python3', ['-m', 'venv', '--without-pip', join(p.dir, 'envs', 'real')]);
+    symlinkSync('envs/real', join(p.dir, '.venv'));
+    await lock(p.dir);
+    expect(readFileSync(join(p.dir, 'toolbox.lock'), 'utf8')).toContain('.venv: link:envs/real');
+    expect((await run(p.dir)).code).toBe(0);
+    const lib = readdirSync(join(p.dir, 'envs', 'real', 'lib')).find((n) => n.startsWith('python'))!;
+    p.write(`envs/real/lib/${lib}/site-packages/planted.py`, 'X = 1\n');
+    refusedNaming(await run(p.dir), `.venv/lib/${lib}/site-packages/planted.py added`);
   });
 
   it('a plugin file in a sandbox.paths folder inside the project, edited or added: refused, naming it', async () => {
