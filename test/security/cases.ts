@@ -26,6 +26,12 @@ export const CASES = {
   },
   'read-project-secrets-node': { item: 1, attack: 'a Node tool reads `../.env`', outcome: fs },
   'read-project-secrets-command': { item: 1, attack: 'a command at the project root reads `.env`', outcome: fs },
+  'egress-socket-borrowed': {
+    item: '33.2',
+    attack:
+      "a tool with the network open connects to another tool's egress socket (visible on tier unshare) to use that tool's grants",
+    outcome: net,
+  },
   'nested-secrets': {
     item: '34.3',
     attack:

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { EgressProxy, type EgressPolicy } from '../../src/sandbox/index.js';
+import { preambleFor } from '../../src/sandbox/egress/proxy.js';
 import { SPELLINGS } from '../sandbox/egress-spellings.js';
 import { expected } from './cases.js';
 
@@ -39,13 +40,16 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-/** Send `bytes` on the proxy socket and collect everything until it closes (or `until` matches). */
-function talk(sock: string, chunks: Buffer[], until?: (b: Buffer) => boolean): Promise<Buffer> {
+/**
+ * Send `bytes` on the proxy socket, after its token as toolbox's clients write it (`preamble`: another
+ * to send instead, '' for none), and collect everything until it closes (or `until` matches).
+ */
+function talk(sock: string, chunks: Buffer[], until?: (b: Buffer) => boolean, preamble?: string): Promise<Buffer> {
   return new Promise((resolve) => {
     const s = connect(sock);
     let got = Buffer.alloc(0);
     let i = 0;
-    s.on('connect', () => s.write(chunks[i++]!));
+    s.on('connect', () => s.write(Buffer.concat([Buffer.from(preamble ?? preambleFor(sock)), chunks[i++]!])));
     s.on('data', (d) => {
       got = Buffer.concat([got, d]);
       if (i < chunks.length) s.write(chunks[i++]!);
@@ -149,6 +153,23 @@ describe('egress proxy: what it lets through', () => {
     const l2 = await proxy.lease(policy({ tool: 'nogrant', hosts: ['rebind.example.com'] }));
     expect(await tunnel(l2.socket, 'rebind.example.com', port)).toMatch(/^HTTP\/1\.1 403/);
     expect(proxy.stats.dials).toBe(dials);
+  });
+
+  it(`a connection without the socket's token is refused before anything is read or dialled: a tool that sees another policy's socket (tier unshare) cannot borrow its grants (${expected('egress-socket-borrowed', 'unshare')})`, async () => {
+    const granted = await proxy.lease(policy({ tool: 'granted', grants: [`127.0.0.1:${port}`] }));
+    const mine = await proxy.lease(policy({ tool: 'mine' }));
+    const dials = proxy.stats.dials;
+    const before = seen;
+    const req = [Buffer.from(`GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\n\r\n`)];
+    for (const wrong of ['', preambleFor(mine.socket), 'TBX1 00000000000000000000000000000000\n', 'x'.repeat(200)]) {
+      const r = (await talk(granted.socket, req, undefined, wrong)).toString();
+      expect(r, JSON.stringify(wrong.slice(0, 12))).toMatch(/^HTTP\/1\.1 407/);
+      expect(r).not.toContain('loopback-secret');
+    }
+    expect(proxy.stats.dials).toBe(dials);
+    expect(seen).toBe(before);
+    // With its own token the same request goes through.
+    expect((await talk(granted.socket, req)).toString()).toContain('loopback-secret');
   });
 
   it('an origin-form request (not a proxy request) is refused', async () => {

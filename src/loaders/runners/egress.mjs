@@ -8,10 +8,14 @@ import { connect as tlsConnect } from 'node:tls';
 import http from 'node:http';
 import https from 'node:https';
 
-/** Listen on 127.0.0.1 (a free port) and pipe every connection to the proxy's socket. */
-export function startBridge(socketPath) {
+/** What every connection to the proxy's socket starts with: its policy's token (proxy.ts). */
+const preamble = (token) => `TBX1 ${token}\n`;
+
+/** Listen on 127.0.0.1 (a free port) and pipe every connection to the proxy's socket, after the token. */
+export function startBridge(socketPath, token) {
   const server = createServer((c) => {
     const u = connect(socketPath);
+    u.write(preamble(token));
     c.pipe(u);
     u.pipe(c);
     const end = () => {
@@ -47,7 +51,7 @@ export function proxyEnv(port) {
 }
 
 /** A socket to host:port through the proxy's CONNECT (TLS on top when `tls`). */
-function tunnel(socketPath, host, port, tls, servername, alpn) {
+function tunnel(socketPath, token, host, port, tls, servername, alpn) {
   return new Promise((resolve, reject) => {
     const s = connect(socketPath);
     const target = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -57,7 +61,7 @@ function tunnel(socketPath, host, port, tls, servername, alpn) {
       reject(e);
     };
     s.once('error', fail);
-    s.on('connect', () => s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    s.on('connect', () => s.write(`${preamble(token)}CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
     const onData = (d) => {
       buf = Buffer.concat([buf, d]);
       const i = buf.indexOf('\r\n\r\n');
@@ -91,7 +95,7 @@ function tunnel(socketPath, host, port, tls, servername, alpn) {
 }
 
 /** Route global fetch and http(s).globalAgent through the proxy. */
-export async function installNodeProxy(socketPath) {
+export async function installNodeProxy(socketPath, token) {
   const sym = Symbol.for('undici.globalDispatcher.1');
   // Node 20 makes its (internal undici) global Agent on first use; a data: URL does that without I/O.
   if (!globalThis[sym]) await globalThis.fetch('data:,').catch(() => {});
@@ -100,7 +104,7 @@ export async function installNodeProxy(socketPath) {
     globalThis[sym] = new Agent({
       connect(opts, cb) {
         const tls = opts.protocol === 'https:';
-        tunnel(socketPath, opts.hostname, Number(opts.port) || (tls ? 443 : 80), tls, opts.servername, [
+        tunnel(socketPath, token, opts.hostname, Number(opts.port) || (tls ? 443 : 80), tls, opts.servername, [
           'http/1.1',
         ]).then(
           (s) => cb(null, s),
@@ -116,6 +120,7 @@ export async function installNodeProxy(socketPath) {
     mod.globalAgent.createConnection = (o, cb) => {
       tunnel(
         socketPath,
+        token,
         o.host || o.hostname || 'localhost',
         Number(o.port) || (tls ? 443 : 80),
         tls,
@@ -134,7 +139,11 @@ export async function installNodeProxy(socketPath) {
 export async function setupEgress() {
   const socketPath = process.env.TOOLBOX_EGRESS_SOCKET;
   if (!socketPath) return;
-  const port = await startBridge(socketPath);
+  // Taken out of the environment before the tool's code runs: its subprocesses reach the proxy
+  // through the bridge's port, which writes the token for them.
+  const token = process.env.TOOLBOX_EGRESS_TOKEN ?? '';
+  delete process.env.TOOLBOX_EGRESS_TOKEN;
+  const port = await startBridge(socketPath, token);
   Object.assign(process.env, proxyEnv(port));
-  await installNodeProxy(socketPath);
+  await installNodeProxy(socketPath, token);
 }

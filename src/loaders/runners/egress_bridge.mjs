@@ -6,9 +6,10 @@ import { spawn } from 'node:child_process';
 import { startBridge, proxyEnv } from './egress.mjs';
 
 const [command, ...args] = process.argv.slice(2);
-const port = await startBridge(process.env.TOOLBOX_EGRESS_SOCKET);
+const port = await startBridge(process.env.TOOLBOX_EGRESS_SOCKET, process.env.TOOLBOX_EGRESS_TOKEN ?? '');
 const env = { ...process.env, ...proxyEnv(port) };
 delete env.TOOLBOX_EGRESS_SOCKET;
+delete env.TOOLBOX_EGRESS_TOKEN;
 const resultFd = Number(env.TOOLBOX_RESULT_FD || 0);
 const stdio = ['inherit', 'inherit', 'inherit'];
 for (let fd = 3; fd <= resultFd; fd++) stdio.push(fd === resultFd ? fd : 'ignore');

@@ -9,7 +9,7 @@ import socket
 import threading
 
 
-def _serve(srv, path):
+def _serve(srv, path, preamble):
     sel = selectors.DefaultSelector()
     sel.register(srv, selectors.EVENT_READ)
     peer = {}
@@ -38,6 +38,8 @@ def _serve(srv, path):
                 u = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 try:
                     u.connect(path)
+                    # The policy's token first (the proxy refuses a connection without it).
+                    u.sendall(preamble)
                 except OSError:
                     c.close()
                     u.close()
@@ -74,13 +76,15 @@ def _serve(srv, path):
 
 def setup():
     path = os.environ.pop("TOOLBOX_EGRESS_SOCKET", None)
+    token = os.environ.pop("TOOLBOX_EGRESS_TOKEN", "")
     if not path:
         return
+    preamble = ("TBX1 %s\n" % token).encode("ascii")
     srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     srv.bind(("127.0.0.1", 0))
     srv.listen(64)
     port = srv.getsockname()[1]
-    threading.Thread(target=_serve, args=(srv, path), daemon=True, name="toolbox-egress").start()
+    threading.Thread(target=_serve, args=(srv, path, preamble), daemon=True, name="toolbox-egress").start()
     url = "http://127.0.0.1:%d" % port
     socks = "socks5h://127.0.0.1:%d" % port
     for k in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):

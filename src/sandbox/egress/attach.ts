@@ -9,6 +9,7 @@ import { resolveInterpreter } from '../interpreter.js';
 import { SANDBOX_SOCKET, type Tools } from '../wrap.js';
 import type { SandboxSpec, SandboxTier } from '../types.js';
 import { egressProxy } from './index.js';
+import { egressToken } from './proxy.js';
 
 export async function withEgress<S extends Omit<SandboxSpec, 'stdin'>>(
   spec: S,
@@ -37,7 +38,15 @@ export async function withEgress<S extends Omit<SandboxSpec, 'stdin'>>(
   };
   // bwrap binds the socket at a fixed path; on tier unshare the tool sees the host's file system.
   const inside = tier === 'bwrap' ? SANDBOX_SOCKET : egress.socket;
-  const out: S = { ...spec, egress, env: { ...spec.env, TOOLBOX_EGRESS_SOCKET: inside } };
+  // The socket's token goes with it: the runners and the bridge write it first on every connection,
+  // so a tool that can see another policy's socket (tier unshare) still cannot use it (proxy.ts).
+  const token = egressToken(egress.socket);
+  if (!token) throw new Error(`no egress listener on ${egress.socket} in this process`);
+  const out: S = {
+    ...spec,
+    egress,
+    env: { ...spec.env, TOOLBOX_EGRESS_SOCKET: inside, TOOLBOX_EGRESS_TOKEN: token },
+  };
   if (egress.bridge === 'self') return out;
   const node = await resolveInterpreter(process.execPath);
   const runners = codePath('loaders', 'runners');

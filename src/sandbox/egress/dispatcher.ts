@@ -5,6 +5,7 @@
 // services. The runner's copy of this tunnel (runners/egress.mjs) runs inside the sandbox, where
 // toolbox's TypeScript modules are not available.
 import { connect, type Socket } from 'node:net';
+import { preambleFor } from './proxy.js';
 import { connect as tlsConnect } from 'node:tls';
 
 interface ConnectOptions {
@@ -29,7 +30,9 @@ export function tunnel(socketPath: string, o: ConnectOptions): Promise<Socket> {
       reject(e);
     };
     s.once('error', fail);
-    s.on('connect', () => s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    // The listener's token first (proxy.ts), then the tunnel.
+    const preamble = preambleFor(socketPath);
+    s.on('connect', () => s.write(`${preamble}CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
     const onData = (d: Buffer) => {
       buf = Buffer.concat([buf, d]);
       const i = buf.indexOf('\r\n\r\n');

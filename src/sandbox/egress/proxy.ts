@@ -3,8 +3,32 @@
 // greeting starts with byte 5, an HTTP request with a letter). Every destination goes through
 // decide() first; a refusal is answered (403 / SOCKS reply 2) and logged for the runtime, and is
 // never dialled.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { decide, type EgressPolicy, type Refusal, type Resolver } from './policy.js';
+
+/**
+ * Every connection starts with `TBX1 <token>\n`, the token of the listener's policy. A tool is given
+ * only its own (TOOLBOX_EGRESS_TOKEN, beside the socket): on tier unshare, where a tool sees the
+ * host's file system and so every policy's socket, another tool's socket does not know it, and the
+ * tool cannot borrow that tool's grants. The runners, the bridge and toolbox's own host-side
+ * requests (dispatcher.ts) write it; nothing else speaks to these sockets.
+ */
+export const PREAMBLE = 'TBX1 ';
+const PREAMBLE_MAX = 96;
+const tokens = new Map<string, string>();
+
+/** The token of the listener on `socket` in this process (what a client writes first), if any. */
+export function egressToken(socket: string): string | undefined {
+  return tokens.get(socket);
+}
+
+/** The first bytes a client sends on `socket`. */
+export function preambleFor(socket: string): string {
+  const t = tokens.get(socket);
+  if (!t) throw new Error(`no egress listener on ${socket} in this process`);
+  return `${PREAMBLE}${t}\n`;
+}
 
 const MAX_HEAD = 64 * 1024;
 const MAX_CONNECTIONS = 256;
@@ -24,6 +48,8 @@ export class Listener {
   /** Connections in flight (client and upstream sides), destroyed by close(). */
   readonly sockets = new Set<Socket>();
   private open = 0;
+  /** What a client of this listener writes first (PREAMBLE + it + newline). */
+  readonly token = randomBytes(16).toString('hex');
   constructor(
     readonly server: Server,
     readonly socket: string,
@@ -43,6 +69,7 @@ export class Listener {
 
   /** Stop listening and cut every connection. */
   close(): Promise<void> {
+    if (tokens.get(this.socket) === this.token) tokens.delete(this.socket);
     for (const s of this.sockets) s.destroy();
     return new Promise((r) => this.server.close(() => r()));
   }
@@ -85,8 +112,8 @@ export function listen(socket: string, policy: EgressPolicy, resolve: Resolver, 
     if (!l.enter()) return void c.destroy();
     c.once('close', () => l.leave());
     l.track(c);
-    c.once('data', (first: Buffer) => {
-      c.pause();
+    void authenticated(c, l).then((first) => {
+      if (!first) return;
       if (first[0] === 5) void socks(c, first, l, resolve, stats);
       else void http(c, first, l, resolve, stats);
     });
@@ -95,8 +122,48 @@ export function listen(socket: string, policy: EgressPolicy, resolve: Resolver, 
     server.once('error', rej);
     server.listen(socket, () => {
       server.unref();
+      tokens.set(socket, l.token);
       res(l);
     });
+  });
+}
+
+/**
+ * Read the connection's preamble and check its token (constant time): the bytes after it (the
+ * proxied protocol's first), paused; undefined when it is missing or wrong (answered 407, closed).
+ */
+function authenticated(c: Socket, l: Listener): Promise<Buffer | undefined> {
+  const want = Buffer.from(`${PREAMBLE}${l.token}\n`);
+  return new Promise((res) => {
+    let buf = Buffer.alloc(0);
+    const refuse = () => {
+      c.off('data', onData);
+      c.end(
+        "HTTP/1.1 407 Proxy Authentication Required\r\nConnection: close\r\n\r\ntoolbox egress: not this socket's token\n",
+      );
+      res(undefined);
+    };
+    const onData = (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      const nl = buf.indexOf(10);
+      if (nl < 0) {
+        if (buf.length > PREAMBLE_MAX) refuse();
+        return;
+      }
+      const got = buf.subarray(0, nl + 1);
+      if (got.length !== want.length || !timingSafeEqual(got, want)) return refuse();
+      c.off('data', onData);
+      const rest = buf.subarray(nl + 1);
+      if (rest.length) {
+        c.pause();
+        return res(rest);
+      }
+      c.once('data', (first: Buffer) => {
+        c.pause();
+        res(first);
+      });
+    };
+    c.on('data', onData);
   });
 }
 
