@@ -17,6 +17,7 @@ export const SELECT_PARTS = {
     'why-empty',
     'destructive',
     'typos',
+    'typo-params',
   ),
   // Text analysis: stemming, stop words, the glossary and translation, token counts.
   'select-text': files('stem', 'stopwords', 'verbs', 'lexicon', 'han-fold', 'translate', 'tokens'),

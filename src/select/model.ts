@@ -5,7 +5,7 @@
 import type { ToolContract } from '../contract/types.js';
 import { FIELDS, fieldTexts, type Field } from './fields.js';
 import { analyse, Kind } from './tokenize.js';
-import { TYPOS, type TypoParams } from './typos.js';
+import { TYPOS, type TypoParams } from './typo-params.js';
 import { hasHan, TRANSLATED_FIELD_WEIGHT, TRANSLATED_QUERY_WEIGHT, translateZh } from './translate.js';
 
 /** The ranking model's constants (see RANK for the values and why). */
