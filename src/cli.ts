@@ -297,6 +297,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void, opts: { js
     .argument('[shell]', 'bash, zsh or fish')
     .description('print a shell completion script (commands, flags, tool ids): source <(toolbox completion bash)')
     .option('--ids', "print the registry's tool ids, one per line (what the scripts call)")
+    .option('--flags <id>', "print a tool's own flags (its schema's arguments), one per line (what the scripts call)")
     .action(lazy('completion', 'completionCommand'));
 
   // Every command's --help ends with the same exit-code table (from src/errors.ts).

@@ -4,6 +4,7 @@ import { usageError } from '../errors.js';
 import { completionScript, SHELLS, type CompletionSpec, type Shell } from '../output/completion.js';
 import type { CommandContext } from '../output/context.js';
 import { loadRegistry } from '../registry/registry.js';
+import { flagNames } from '../runtime/args.js';
 import { RUN_FLAGS } from '../runtime/run-argv.js';
 
 const TAKES_TOOL_ID = new Set(['run', 'show', 'deps']);
@@ -15,13 +16,19 @@ export async function completionCommand(
   opts: Record<string, unknown>,
   cmd: Command,
 ): Promise<number> {
-  if (opts.ids) {
+  if (opts.ids || typeof opts.flags === 'string') {
     // Completion must never print an error into the user's command line: no registry, no ids.
     try {
       const reg = loadRegistry(
         resolveProject({ cwd: ctx.io.cwd, registry: ctx.opts.registry, config: ctx.opts.config }),
       );
-      ctx.io.stdout.write([...reg.byId.keys()].sort().join('\n') + '\n');
+      if (opts.ids) ctx.io.stdout.write([...reg.byId.keys()].sort().join('\n') + '\n');
+      else {
+        // A tool's own flags, as `run` takes them (nested objects as --a.b).
+        const schema = reg.byId.get(String(opts.flags))?.contract.schema;
+        const names = schema ? flagNames(schema) : [];
+        if (names.length) ctx.io.stdout.write(names.map((n) => `--${n}`).join('\n') + '\n');
+      }
     } catch {
       /* nothing to complete */
     }
@@ -43,6 +50,7 @@ function flagsOf(c: Command): string[] {
 }
 
 function specOf(program: Command): CompletionSpec {
+  const global = flagsOf(program);
   const commands: CompletionSpec['commands'] = [];
   for (const c of program.commands) {
     // `run` passes every flag to the tool, so commander knows none of its own: take them from run-argv.
@@ -53,10 +61,13 @@ function specOf(program: Command): CompletionSpec {
     commands.push({
       name: c.name(),
       description: c.description(),
-      flags: [...new Set([...own, ...c.commands.map((s) => s.name()), ...c.commands.flatMap(flagsOf), '--help'])],
+      // The global flags are offered once, after every command's own (run-argv lists them too).
+      flags: [
+        ...new Set([...own, ...c.commands.map((s) => s.name()), ...c.commands.flatMap(flagsOf), '--help']),
+      ].filter((f) => !global.includes(f)),
       takesToolId: TAKES_TOOL_ID.has(c.name()),
       choices,
     });
   }
-  return { global: flagsOf(program), commands };
+  return { global, commands };
 }

@@ -1,6 +1,7 @@
 // Shell completion scripts for bash, zsh and fish: command names, each command's flags and, for
 // commands that take a tool id, the registry's ids (asked from `toolbox completion --ids` at
-// completion time, so new tools complete without regenerating the script).
+// completion time, so new tools complete without regenerating the script), and after `run ID` the
+// tool's own flags (`toolbox completion --flags ID`). Global flags are offered once.
 
 /** What the scripts complete: the command tree, flattened. */
 export interface CompletionSpec {
@@ -56,6 +57,10 @@ ${choices}
   case "$cmd" in
 ${cases}
   esac
+  # run ID --…: the tool's own flags (its schema's arguments) first.
+  if [ "$cmd" = run ] && [ "$COMP_CWORD" -ge 3 ] && [[ "$cur" == -* ]]; then
+    flags="$("\${COMP_WORDS[0]}" completion --flags "\${COMP_WORDS[2]}" 2>/dev/null) $flags"
+  fi
   COMPREPLY=( $(compgen -W "$flags ${words(spec.global)}" -- "$cur") )
 }
 complete -o default -F _toolbox_complete ${words(BINS)}
@@ -87,6 +92,10 @@ function fish(spec: CompletionSpec): string {
     const ids = spec.commands.filter((c) => c.takesToolId).map((c) => c.name);
     lines.push(
       `complete -c ${bin} -n '__fish_seen_subcommand_from ${ids.join(' ')}' -a '(${bin} completion --ids 2>/dev/null)'`,
+    );
+    // run ID --…: the tool's own flags.
+    lines.push(
+      `complete -c ${bin} -n '__fish_seen_subcommand_from run' -a '(${bin} completion --flags (commandline -opc)[3] 2>/dev/null)'`,
     );
   }
   return lines.join('\n') + '\n';

@@ -46,6 +46,21 @@ describe('toolbox completion', () => {
     expect(complete(src, ['toolbox', 'show', 'base'])).toEqual(['base64_encode']);
     expect(complete(src, ['toolbox', 'run', 'calculator', '--time'])).toEqual(['--timeout']);
     expect(complete(src, ['toolbox', 'select', 'x', '--js'])).toEqual(['--json']);
+    // A tool's own flags after `run ID` (issue 38 item 4), and each global flag once.
+    expect(complete(src, ['toolbox', 'run', 'query_weather', '--ci'])).toEqual(['--city']);
+    expect(complete(src, ['toolbox', 'run', 'calculator', '--ex'])).toEqual(['--expression']);
+    const all = complete(src, ['toolbox', 'run', 'calculator', '--']);
+    expect(all).toContain('--expression');
+    expect(all.filter((f) => f === '--json')).toEqual(['--json']);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it("--flags ID prints the tool's own flags; nothing (exit 0) for an unknown id", async () => {
+    const r = await cli(['completion', '--flags', 'query_weather'], { cwd: proj.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean)).toContain('--city');
+    const none = await cli(['completion', '--flags', 'no_such_tool'], { cwd: proj.dir });
+    expect([none.code, none.stdout, none.stderr]).toEqual([0, '', '']);
   });
 
   it('zsh and fish scripts name the commands and the id source; a bad shell is a usage error', async () => {
@@ -55,6 +70,7 @@ describe('toolbox completion', () => {
     const fish = await script('fish');
     expect(fish).toContain("complete -c toolbox -n '__fish_seen_subcommand_from show run deps'");
     expect(fish).toContain("-l format -x -a 'human json github sarif'");
+    expect(fish).toContain('completion --flags (commandline -opc)[3]');
     const bad = await cli(['completion', 'powershell', '--json'], { cwd: REPO });
     expect(bad.code).toBe(2);
     expect(bad.errorJson.error.code).toBe('invalid_shell');
