@@ -1,7 +1,32 @@
 // Mutation testing of the pure core modules. Run through `npm run mutate` (scripts/mutate.mjs), which
 // runs one module at a time with its own incremental file; not part of CI (slow on 2 cores).
+import process from 'node:process';
+
+// Every mutator Stryker has; MUTATE_MUTATORS (set by scripts/mutate.mjs for the trust-* parts) keeps only
+// the named ones.
+const ALL_MUTATORS = [
+  'ArithmeticOperator',
+  'ArrayDeclaration',
+  'ArrowFunction',
+  'AssignmentOperator',
+  'BlockStatement',
+  'BooleanLiteral',
+  'ConditionalExpression',
+  'EqualityOperator',
+  'LogicalOperator',
+  'MethodExpression',
+  'ObjectLiteral',
+  'OptionalChaining',
+  'Regex',
+  'StringLiteral',
+  'UnaryOperator',
+  'UpdateOperator',
+];
+const only = process.env.MUTATE_MUTATORS?.split(',').filter(Boolean);
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
+  ...(only?.length ? { mutator: { excludedMutations: ALL_MUTATORS.filter((m) => !only.includes(m)) } } : {}),
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'vitest.mutate.config.ts', related: true },

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FILE_TESTS, NOT_MUTATED, PART_TESTS, SELECT_PARTS } from './mutate-select.mjs';
+import { TRUST_MUTATORS, TRUST_PARTS, TRUST_TESTS } from './mutate-trust.mjs';
 
 export const MODULES = {
   select: ['src/select/**/*.ts', ...Object.keys(NOT_MUTATED).map((f) => `!${f}`)].join(','),
@@ -25,6 +26,8 @@ export const MODULES = {
   'contract-other': ['parse', 'ajv', 'regex', 'schema', 'mcp-tool', 'provider-names', 'diagnostic', 'types']
     .map((f) => `src/contract/${f}.ts`)
     .join(','),
+  // The trust boundary's checks (scripts/mutate-trust.mjs), with the condition mutators only.
+  ...TRUST_PARTS,
   args: 'src/runtime/args.ts',
   breaker: 'src/runtime/breaker.ts',
   errors: 'src/errors.ts',
@@ -75,7 +78,7 @@ export function summarise(report) {
 
 /** The part a single file belongs to (it runs that part's tests): a select part, or a lint or contract part. */
 const partOf = (spec) =>
-  [...Object.keys(SELECT_PARTS), ...Object.keys(OWN_TESTS)].find((p) =>
+  [...Object.keys(SELECT_PARTS), ...Object.keys(OWN_TESTS), ...Object.keys(TRUST_PARTS)].find((p) =>
     MODULES[p].split(',').includes(spec.split(':')[0]),
   );
 
@@ -103,10 +106,14 @@ for (const m of modules) {
         MUTATE_TESTS:
           PART_TESTS[m] ??
           OWN_TESTS[m] ??
+          TRUST_TESTS[m] ??
           FILE_TESTS[MODULES[m].split(':')[0]] ??
           PART_TESTS[partOf(MODULES[m])] ??
           OWN_TESTS[partOf(MODULES[m])] ??
+          TRUST_TESTS[partOf(MODULES[m])] ??
           '',
+        // A trust part (or one of its files) runs with the condition mutators only.
+        ...(m in TRUST_PARTS || partOf(MODULES[m]) in TRUST_PARTS ? { MUTATE_MUTATORS: TRUST_MUTATORS.join(',') } : {}),
       },
     },
   );

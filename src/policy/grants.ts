@@ -105,7 +105,7 @@ export function loadUserGrants(projectRoot: string): UserGrants {
     for (const [key, entries] of Object.entries(d.projects as Record<string, unknown>)) {
       const abs = key.startsWith('~/') ? join(homedir(), key.slice(2)) : key;
       if (!isAbsolute(abs) || (realOrUndefined(abs) ?? resolve(abs)) !== realRoot) continue;
-      if (entries && typeof entries === 'object')
+      if (entries && typeof entries === 'object' && !Array.isArray(entries))
         for (const [id, g] of Object.entries(entries as Record<string, unknown>)) {
           const add = grantOf(g);
           const cur = tools[id] ?? { paths: [], env: [], network: [] };

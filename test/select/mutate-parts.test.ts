@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers.js';
 import { FILE_TESTS, NOT_MUTATED, NOT_RUN, PART_TESTS, SELECT_PARTS } from '../../scripts/mutate-select.mjs';
 import { applyMutant } from '../../scripts/mutant-apply.mjs';
+import { TRUST_NOT_MUTATED, TRUST_PARTS, TRUST_RECHECK, TRUST_TESTS } from '../../scripts/mutate-trust.mjs';
 
 describe('mutation parts of src/select', () => {
   it('hold every file of src/select exactly once, or name why it is not mutated', () => {
@@ -74,6 +75,32 @@ describe('a mutant applied as text (npm run mutate:recheck)', () => {
     );
     expect(applyMutant(src, { location: at(4, 8, 4, 16), replacement: '""', mutatorName: 'StringLiteral' })).toBe(
       'function f() {\n  return 1;\n}\nimport("");\n',
+    );
+  });
+});
+
+describe('mutation parts of the trust boundary (scripts/mutate-trust.mjs)', () => {
+  it('hold every file of src/policy, src/lock and src/state, or name why it is not mutated', () => {
+    const parts: Record<string, string> = TRUST_PARTS;
+    const skipped: Record<string, string> = TRUST_NOT_MUTATED;
+    const listed = new Set([...Object.values(parts).flatMap((p) => p.split(',')), ...Object.keys(skipped)]);
+    const files = ['policy', 'lock', 'state'].flatMap((d) =>
+      readdirSync(join(REPO, 'src', d))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => `src/${d}/${f}`),
+    );
+    expect(files.filter((f) => !listed.has(f))).toEqual([]);
+    for (const reason of Object.values(skipped)) expect(reason.length).toBeGreaterThan(20);
+  });
+
+  it('name only source and test files that exist, each part with its tests and recheck', () => {
+    const all: Record<string, string>[] = [TRUST_PARTS, TRUST_TESTS, TRUST_RECHECK];
+    const named = all.flatMap((l) => Object.values(l).flatMap((p) => p.split(',')));
+    expect(named.filter((f) => !existsSync(join(REPO, f)))).toEqual([]);
+    expect(Object.keys(TRUST_TESTS).sort()).toEqual(Object.keys(TRUST_PARTS).sort());
+    expect(Object.keys(TRUST_RECHECK).sort()).toEqual(Object.keys(TRUST_PARTS).sort());
+    expect(Object.keys(TRUST_NOT_MUTATED as Record<string, string>).filter((f) => !existsSync(join(REPO, f)))).toEqual(
+      [],
     );
   });
 });
