@@ -10,6 +10,7 @@ import { docStats } from './model.js';
 import { parseQuery, scoreAll, scoreDocCover } from './query.js';
 import { cutOff } from './shape.js';
 import { smallTalk } from './small-talk.js';
+import { correctTypos } from './typos.js';
 import { openIndex } from './store.js';
 
 /**
@@ -73,10 +74,16 @@ export async function checkRouting(
         );
         return;
       }
+      // The query as `select` reads it, typos matched to the registry's words too (index.ts rank()),
+      // where the registry's words are those without this example (leave-one-out): a word only it
+      // has is not known, else its own typos would never be read as typos.
       const q = parseQuery(example);
+      const ownStats = docStats({ ...c, examples: c.examples!.filter((_, k) => k !== j) });
+      const known = (t: string) => (index.lex.terms.get(t)?.n ?? 0) > 1 || ownStats.tf.some((f) => t in f);
+      correctTypos(q, index.lex, undefined, example, known);
       const cover = new Float64Array(index.tools.length);
       const scores = scoreAll(index.lex, q, undefined, cover);
-      const own = scoreDocCover(index.lex, docStats({ ...c, examples: c.examples!.filter((_, k) => k !== j) }), q);
+      const own = scoreDocCover(index.lex, ownStats, q);
       scores[self] = own.score;
       cover[self] = own.cover;
       const mine = scores[self]!;

@@ -152,14 +152,22 @@ function properNames(text: string): Set<string> {
 /**
  * Add, to `q`, the registry's terms near each of the query's own Latin words that the registry does
  * not have, as derived terms standing in for the word. Context terms and translations are left alone.
- * Returns the corrections made (word -> terms), for `why` and `--explain`.
+ * `has`: which words the registry has (default: its index; validate's routing check leaves out
+ * the words only the example under test brings). Returns the corrections made (word -> terms), for
+ * `why` and `--explain`.
  */
-export function correctTypos(q: Query, ix: LexicalIndex, p: TypoParams = TYPOS, text = ''): Map<string, string[]> {
+export function correctTypos(
+  q: Query,
+  ix: LexicalIndex,
+  p: TypoParams = TYPOS,
+  text = '',
+  has: (term: string) => boolean = (t) => ix.terms.has(t),
+): Map<string, string[]> {
   const made = new Map<string, string[]>();
   if (p.weight <= 0) return made;
   const names = properNames(text);
   for (const [term, w] of [...q]) {
-    if (q.context.has(term) || q.source.has(term) || ix.terms.has(term) || !LATIN.test(term)) continue;
+    if (q.context.has(term) || q.source.has(term) || has(term) || !LATIN.test(term)) continue;
     if (names.has(term)) continue;
     const known = p.common > 0 ? senses(term) : 0;
     if (known > 1) continue;

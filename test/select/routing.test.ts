@@ -34,6 +34,24 @@ describe('checkRouting', () => {
     expect(d.message).toContain('search_flights');
   });
 
+  it('reads an example as select reads a query: its typos matched to the registry words', async () => {
+    fx = fixtureProject();
+    // "tikcer" and "compnay" are typos of description words only; "latets" of one another tool also lacks.
+    fx.write(
+      'tool_registry/stock_price.yaml',
+      fixtureContract('stock_price').replace(
+        'tags: [finance]',
+        'tags: [finance]\nexamples:\n  - latets prcie for tikcer of a compnay\n',
+      ),
+    );
+    const registry = loadRegistry(fx.project());
+    expect(await checkRouting(registry, { top: 1 })).toEqual([]);
+    // The same example through select ranks the tool first too: one pipeline.
+    const { openSelector } = await import('../../src/select/index.js');
+    const sel = await openSelector(registry);
+    expect((await sel.rank('latets prcie for tikcer of a compnay')).results[0]?.id).toBe('stock_price');
+  });
+
   it('does not let an example route its tool by matching itself (leave-one-out)', async () => {
     fx = fixtureProject();
     // The only words of this example are in the example itself.
