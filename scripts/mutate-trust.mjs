@@ -40,7 +40,7 @@ export const TRUST_TESTS = {
   'trust-paths': tests('util/binds', 'util/project-file', 'util/owned-dirs', 'security/nested-secrets'),
   'trust-policy': tests('policy/grants', 'policy/permissions', 'config', 'security/credentials'),
   'trust-lock': tests('lock/tool-files', 'lock/lock', 'lock/mcp-drift', 'security/locked-packages'),
-  'trust-state': tests('util/state', 'state/url'),
+  'trust-state': tests('util/state', 'util/state-checks', 'state/url', 'state/url-checks'),
 };
 
 /** The hostile tests that may still kill what the fast tests let survive (each file runs per survivor). */

@@ -75,27 +75,28 @@ function maskCredentials(cred: string): string {
 /**
  * The text with the credentials of every `scheme://…@` URL in it replaced by `***`. A password may
  * hold `/`, `#`, `?`, `@` or `%` (written raw, the URL may not even parse): everything from the
- * scheme up to the LAST `@` before the next white space or the next URL counts as credentials, so a
- * password is never half shown. An `@` in a URL's path or query hides that part too: the safe side.
+ * scheme up to the LAST `@` before the next white space counts as credentials, so a password (even
+ * one holding `://`) is never half shown. An `@` in a URL's path or query hides that part too: the safe side.
  */
 export function redactUrl(text: string): string {
   const starts = [...text.matchAll(SCHEME)].map((m) => ({ at: m.index, len: m[0].length }));
   if (!starts.length) return text;
   let out = '';
   let pos = 0;
-  starts.forEach(({ at, len }, i) => {
-    if (at < pos) return;
+  for (const { at, len } of starts) {
+    if (at < pos) continue;
     const begin = at + len;
-    const limit = i + 1 < starts.length ? starts[i + 1]!.at : text.length;
-    const ws = text.slice(begin, limit).search(/\s/);
-    const end = ws < 0 ? limit : begin + ws;
+    // Up to white space, not to the next scheme: a password may hold `x://` itself (what follows
+    // inside the credentials is skipped above). Two URLs with no space between hide the first's host.
+    const ws = text.slice(begin).search(/\s/);
+    const end = ws < 0 ? text.length : begin + ws;
     const lastAt = text.lastIndexOf('@', end - 1);
     out += text.slice(pos, begin);
     if (lastAt >= begin) {
       out += `${maskCredentials(text.slice(begin, lastAt))}@`;
       pos = lastAt + 1;
     } else pos = begin;
-  });
+  }
   return out + text.slice(pos);
 }
 
