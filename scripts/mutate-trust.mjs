@@ -37,7 +37,16 @@ export const TRUST_PARTS = {
 // The hostile end-to-end tests (test/security, seconds each) are left to the recheck of the survivors:
 // `npm run mutate:recheck -- trust-paths -- test/security/binds.test.ts …` (TRUST_RECHECK below).
 export const TRUST_TESTS = {
-  'trust-paths': tests('util/binds', 'util/project-file', 'util/owned-dirs', 'security/nested-secrets'),
+  'trust-paths': tests(
+    'util/binds',
+    'util/project-file',
+    'util/project-file-layers',
+    'util/project-file-noproc',
+    'util/owned-dirs',
+    'util/owned-dirs-checks',
+    'sandbox/mask-checks',
+    'security/nested-secrets',
+  ),
   'trust-policy': tests('policy/grants', 'policy/permissions', 'config', 'security/credentials'),
   'trust-lock': tests('lock/tool-files', 'lock/lock', 'lock/mcp-drift', 'security/locked-packages'),
   'trust-state': tests('util/state', 'util/state-checks', 'state/url', 'state/url-checks'),
