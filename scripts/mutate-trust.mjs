@@ -28,7 +28,9 @@ export const TRUST_PARTS = {
     'util/user-dirs',
   ),
   // What the lock pins: a tool's files, its packages, what counts and what is refused.
-  'trust-lock': src('lock/code', 'lock/tool-files', 'lock/enforce', 'lock/diff', 'lock/server-files', 'lock/upstream'),
+  'trust-lock': src('lock/code', 'lock/tool-files', 'lock/enforce'),
+  // What counts as drift: a field's change, a managed server's files, an upstream's tool list.
+  'trust-drift': src('lock/diff', 'lock/server-files', 'lock/upstream'),
   // The state store's address (and its redaction), and the local state folder's ownership checks.
   'trust-state': src('state/url', 'util/state'),
 };
@@ -48,7 +50,8 @@ export const TRUST_TESTS = {
     'security/nested-secrets',
   ),
   'trust-policy': tests('policy/grants', 'policy/permissions', 'config', 'security/credentials'),
-  'trust-lock': tests('lock/tool-files', 'lock/lock', 'lock/mcp-drift', 'security/locked-packages'),
+  'trust-lock': tests('lock/tool-files', 'lock/lock', 'security/locked-packages'),
+  'trust-drift': tests('lock/lock', 'lock/mcp-drift'),
   'trust-state': tests('util/state', 'util/state-checks', 'state/url', 'state/url-checks'),
 };
 
@@ -57,6 +60,7 @@ export const TRUST_RECHECK = {
   'trust-paths': tests('security/binds', 'security/project-files', 'security/files'),
   'trust-policy': tests('security/grants', 'security/config-registry'),
   'trust-lock': tests('security/locked', 'security/locked-too-large'),
+  'trust-drift': tests('security/locked'),
   'trust-state': tests('security/state', 'security/state-url'),
 };
 

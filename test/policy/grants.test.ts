@@ -11,8 +11,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   checkSandboxPaths,
@@ -143,9 +143,15 @@ describe('which project and entries a file grants', () => {
     symlinkSync(project, link);
     grant({ t: { paths: ['/via-link'] } }, link);
     expect(loadUserGrants(project).tools.t?.paths).toEqual(['/via-link']);
-    process.env.HOME = base;
-    grant({ t: { paths: ['/via-home'] } }, '~/project');
-    expect(loadUserGrants(project).tools.t?.paths).toEqual(['/via-home']);
+    // `~/` is the home folder (the process's own: a worker thread cannot change it).
+    const inHome = mkdtempSync(join(homedir(), '.toolbox-grants-test-'));
+    try {
+      grant({ t: { paths: ['/via-home'] } }, `~/${basename(inHome)}`);
+      expect(loadUserGrants(inHome).tools.t?.paths).toEqual(['/via-home']);
+      expect(loadUserGrants(project).tools).toEqual({});
+    } finally {
+      rmSync(inHome, { recursive: true, force: true });
+    }
     grant({ t: { paths: ['/other'] } }, join(base, 'other-project'));
     expect(loadUserGrants(project).tools).toEqual({});
     // A relative key never matches (it would match whatever folder toolbox runs in).
