@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { applyMutant } from './mutant-apply.mjs';
 import { PART_TESTS } from './mutate-select.mjs';
+import { TRUST_RECHECK, TRUST_TESTS } from './mutate-trust.mjs';
 
 // Test files after `--` run for every mutant too (tests written after the Stryker run).
 const dash = process.argv.indexOf('--');
@@ -54,7 +55,8 @@ const vitest = (tests) =>
         '--config',
         'vitest.mutate.config.ts',
       ].concat(['--bail', '1', '--reporter', 'dot', ...tests]),
-      { cwd: scratch, stdio: 'ignore', timeout: 120_000 },
+      // The config's include list is exactly these files (a file outside its default list would not run).
+      { cwd: scratch, stdio: 'ignore', timeout: 120_000, env: { ...process.env, MUTATE_TESTS: tests.join(',') } },
     );
     child.on('exit', (status) => resolve({ status }));
     child.on('error', reject);
@@ -83,13 +85,17 @@ try {
       for (const mutant of f.mutants.filter((x) => x.status === 'Survived')) {
         // The test files Stryker says cover the mutant; when the part names its own tests, those of them
         // that cover it, and those Stryker did not know (written after its run).
-        const own = PART_TESTS[m]?.split(',');
+        const own = (PART_TESTS[m] ?? TRUST_TESTS[m])?.split(',');
         const covering = (mutant.coveredBy ?? []).map((id) => testFile.get(id)).filter(Boolean);
         const known = new Set(Object.keys(report.testFiles ?? {}));
         const chosen = own ? own.filter((t) => covering.includes(t) || !known.has(t)) : covering;
         // and the file's own test file (src/a/b.ts → test/a/b.test.ts): coverage of module-level code is not per test
         const mirror = path.replace(/^src\//, 'test/').replace(/\.ts$/, '.test.ts');
-        const tests = [...new Set([...chosen, ...(existsSync(join(scratch, mirror)) ? [mirror] : []), ...extra])];
+        // A trust part's hostile end-to-end tests (scripts/mutate-trust.mjs) run for each of its survivors.
+        const hostile = TRUST_RECHECK[m]?.split(',') ?? [];
+        const tests = [
+          ...new Set([...chosen, ...(existsSync(join(scratch, mirror)) ? [mirror] : []), ...hostile, ...extra]),
+        ];
         if (!tests.length) continue;
         // Control: the same tests must pass on the unmutated code here, or a failure says nothing.
         const key = tests.join(' ');

@@ -49,7 +49,7 @@ export const TRUST_TESTS = {
     'sandbox/mask-checks',
     'security/nested-secrets',
   ),
-  'trust-policy': tests('policy/grants', 'policy/permissions', 'config', 'security/credentials'),
+  'trust-policy': tests('policy/grants', 'policy/user-config', 'policy/permissions', 'config', 'security/credentials'),
   'trust-lock': tests('lock/tool-files', 'lock/lock', 'security/locked-packages'),
   'trust-drift': tests('lock/lock', 'lock/mcp-drift'),
   'trust-state': tests('util/state', 'util/state-checks', 'state/url', 'state/url-checks'),
