@@ -13,7 +13,7 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
-import { SECRET_DIRS, isSecretName } from '../util/secret-names.js';
+import { isSecretName } from '../util/secret-names.js';
 
 /** The most entries looked at, over every bound folder of one call. */
 export const MAX_ENTRIES = 50_000;
@@ -78,11 +78,10 @@ function walk(src: string, shown: string, budget: number): Memo {
     const tree = shallow || isVenv(entries);
     for (const e of entries) {
       if (isSecretName(e.name)) {
-        // A link named like a secret is covered as a file (what it points to is not looked at).
-        m.found.push({
-          path: join(at, e.name),
-          dir: e.isDirectory() || (SECRET_DIRS.has(e.name) && !e.isSymbolicLink()),
-        });
+        // A link named like a secret is covered as a file (what it points to is not looked at), and
+        // so is a file named like a secret folder (a submodule's or worktree's `.git` file): bwrap
+        // cannot mount a folder over a file.
+        m.found.push({ path: join(at, e.name), dir: e.isDirectory() });
         continue;
       }
       if (!e.isDirectory() || tree) continue;

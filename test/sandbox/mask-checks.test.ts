@@ -29,7 +29,14 @@ describe('secretMasks', () => {
     put('vendor/lib/.git/config');
     put('src/main.py');
     symlinkSync('/etc', join(dir, 'src', '.aws'));
-    expect(masks()).toEqual(['/tool/apps/web/.env.local', '/tool/src/.aws', '/tool/vendor/lib/.git/']);
+    // A submodule's `.git` is a file: covered by a file (a folder cannot be mounted over it).
+    put('mod/.git', 'gitdir: ../.git/modules/mod\n');
+    expect(masks()).toEqual([
+      '/tool/apps/web/.env.local',
+      '/tool/mod/.git',
+      '/tool/src/.aws',
+      '/tool/vendor/lib/.git/',
+    ]);
   });
 
   it('looks one level into installed package trees and venvs, and no deeper', () => {

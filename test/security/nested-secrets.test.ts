@@ -16,6 +16,7 @@ const READS = [
   'vendor/lib/.git/config',
   '.npmrc',
   'cfg/.aws/credentials',
+  'sub/.git',
   'alias',
   'web/page.txt',
 ];
@@ -27,6 +28,8 @@ const p = project({
   'apps/vendor/lib/.git/config': `[remote "origin"]\n\turl = https://u:${SECRET}@example.com/x.git\n`,
   'apps/.npmrc': `//registry.npmjs.org/:_authToken=${SECRET}\n`,
   'apps/cfg/.aws/credentials': `aws_secret_access_key = ${SECRET}\n`,
+  // A git submodule or worktree: its `.git` is a file naming the repository (covered as a file).
+  'apps/sub/.git': `gitdir: ../../.git/modules/sub ${SECRET}\n`,
   'apps/leak.py': `import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 def leak():
@@ -63,6 +66,7 @@ describe.each(tiers)('issue 34 item 3 on tier %s: secrets at any depth inside a 
       expect(got['web/.env.local']).toBe('');
       expect(got['web/.ENV']).toBe('');
       expect(got['.npmrc']).toBe('');
+      expect(got['sub/.git']).toBe('');
       expect(got['alias']).toBe('');
       expect(got['vendor/lib/.git/config']).toBe('FileNotFoundError');
       expect(got['cfg/.aws/credentials']).toBe('FileNotFoundError');
