@@ -266,6 +266,15 @@ describe('checkProjectBinds', () => {
     expect(self.message).toContain('would see .,');
   });
 
+  it('judges paths against the real project folder when the project is named through a link', () => {
+    const link = join(base, 'project-link');
+    symlinkSync(root, link);
+    expect(checkProjectBinds({ root: link, paths: [join(link, 'tools/a'), join(root, 'tools/a')] }, false)).toEqual([
+      join(link, 'tools/a'),
+      join(root, 'tools/a'),
+    ]);
+  });
+
   it('asks the user grants only through the function given', () => {
     expect(checkProjectBinds({ root, paths: [outside], granted: () => [outside] }, false)).toEqual([outside]);
   });

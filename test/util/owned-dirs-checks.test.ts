@@ -76,5 +76,11 @@ describe('owned folders', () => {
     rmSync(a, { recursive: true });
     recordOwned('owned-test.json', b, {});
     expect(Object.keys(JSON.parse(readFileSync(store(), 'utf8')))).toEqual([b]);
+    // The records of folders still there are kept.
+    const c = join(base, 'c');
+    mkdirSync(c);
+    recordOwned('owned-test.json', c, {});
+    expect(Object.keys(JSON.parse(readFileSync(store(), 'utf8'))).sort()).toEqual([b, c]);
+    expect(ownedRecord('owned-test.json', b)).toBeDefined();
   });
 });

@@ -2,7 +2,8 @@
 // before opening, and by what the kernel says was opened. Each layer has a case only it catches, so a
 // test fails when that one check is removed (issue 34 item 6, `npm run mutate -- trust-paths`); the
 // realpath layer alone, as on a system without /proc, is in project-file-noproc.test.ts.
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -64,6 +65,21 @@ describe('each layer of the reader', () => {
   });
 });
 
+describe('a root named through a link', () => {
+  it('reads a file named by the root as given or by its real path', () => {
+    p = tempProject({ 'a.yaml': 'a: 1\n' });
+    const link = `${p.dir}-link`;
+    symlinkSync(p.dir, link);
+    try {
+      expect(readProjectFile(link, 'a.yaml').toString()).toBe('a: 1\n');
+      expect(readProjectFile(link, join(p.dir, 'a.yaml')).toString()).toBe('a: 1\n');
+      expect(readProjectFile(link, join(link, 'a.yaml')).toString()).toBe('a: 1\n');
+    } finally {
+      rmSync(link);
+    }
+  });
+});
+
 describe('what a refusal says', () => {
   it('missing: its own code, no "not read"; refused: the rule, "not read", and a hint for links', () => {
     p = tempProject({});
@@ -91,6 +107,21 @@ describe('what a refusal says', () => {
     expect(e.message).not.toContain('zzz');
     expect(readProjectFile(p.dir, 'big.yaml', { max: 5000 }).length).toBe(5000);
     expect(readProjectFile(p.dir, 'big.yaml', { max: 10_000 }).length).toBe(5000);
+  });
+
+  it('a path through a file is unreadable, not missing; a socket is not a regular file', async () => {
+    p = tempProject({ 'file.txt': 'x' });
+    const through = refusal(() => readProjectFile(p.dir, 'file.txt/inner'));
+    expect(through.reason).toBe('unreadable');
+    expect(through.code).toBe('project_file_refused');
+    const server = createServer();
+    await new Promise<void>((res) => server.listen(join(p.dir, 'sock'), () => res()));
+    try {
+      for (const listed of [false, true])
+        expect(refusal(() => readProjectFile(p.dir, 'sock', { listed })).reason).toBe('not_regular');
+    } finally {
+      server.close();
+    }
   });
 
   it('a missing project folder is named as such', () => {
