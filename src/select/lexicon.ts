@@ -1,5 +1,5 @@
 // The Chinese → English glossary (data/cedict-zh-en.tsv, derived from CC-CEDICT by
-// scripts/build-cedict.mjs; licence in LICENSE-CC-CEDICT). One line per headword of 1–2 Han
+// scripts/build-cedict.mjs; licence in LICENSE-CC-CEDICT). One line per headword of 1–4 Han
 // characters, `headword<TAB>sense|sense…`, sorted by UTF-8 bytes: a lookup is a binary search
 // over the file's bytes, so nothing is parsed up front. The file is read only when some text has
 // Han characters (an all-English registry and query never touch it).
@@ -19,7 +19,7 @@ const NONE: readonly string[] = [];
  * lookup; a missing or unreadable file gives [] rather than an error (then that text is simply not
  * translated). A malformed file is not an error either: a last line without a tab or without its final
  * newline is never found, and a line without a tab elsewhere is read together with the next line.
- * Answers are remembered per word.
+ * Answers are remembered per word (a miss only for words of at most 2 UTF-16 units).
  */
 export function openLexicon(file: string): Senses {
   let data: Buffer | null | undefined;
@@ -39,7 +39,9 @@ export function openLexicon(file: string): Senses {
     if (hit) return hit;
     const b = bytes();
     const out = b ? search(b, Buffer.from(word)) : NONE;
-    memo.set(word, out);
+    // Misses of longer words are not remembered: segmentation asks for every 3 and 4 characters of
+    // a text, and remembering each would grow with the text (a search is ~17 comparisons).
+    if (out !== NONE || word.length <= 2) memo.set(word, out);
     return out;
   };
 }
@@ -62,7 +64,7 @@ function search(b: Buffer, key: Buffer): readonly string[] {
   return NONE;
 }
 
-/** The English senses of a 1–2 character simplified headword in the shipped glossary; [] when unknown. */
+/** English senses of a 1–4 character simplified headword of the shipped glossary ("to …": a verb); [] when unknown. */
 export const senses: Senses = openLexicon(LEXICON_FILE);
 
 /**

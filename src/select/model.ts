@@ -78,7 +78,7 @@ export const RANK: RankParams = {
  * Version of the document analysis (tokeniser, fields, translation): cached term statistics of
  * another version are recomputed. Bump it when docStats would give other results.
  */
-export const STATS_KEY = 11;
+export const STATS_KEY = 12;
 
 /** Query-side weight of each kind of term: a Chinese bigram or single character is weaker evidence than a word. */
 export const KIND_WEIGHT: Record<Kind, number> = { [Kind.Word]: 1, [Kind.Bigram]: 0.5, [Kind.Char]: 0.25 };
