@@ -59,6 +59,18 @@ export async function daemonCommand(
   return 0;
 }
 
+// Whom the daemon serves (older daemons of this version without the fields show nothing).
+function whom(st: DaemonStatus): string[] {
+  if (!st.serves || !st.callers) return [];
+  const { serves: w, callers: c } = st;
+  return [
+    `  serves   callers whose user folders and toolbox settings are the daemon's: config ${w.configDir}, sandbox tier ${w.tier}${w.settings.length ? `, ${w.settings.join(', ')} as set` : ''}`,
+    `           python3 ${w.python3}; a caller whose PATH/PYENV_* find another program gets a pool of its own`,
+    `  callers  ${c.same} served as the daemon, ${c.own} with their own programs, ${c.turnedAway.reduce((n, a) => n + a.count, 0)} turned away`,
+    ...c.turnedAway.map((a) => `           ${a.count} × ${a.code}: ${a.reason}`),
+  ];
+}
+
 function human(out: { mode: string; project: string }, st: DaemonStatus | undefined, stopped?: number): string {
   const lines = [stopped !== undefined ? `stopped daemon ${stopped}` : undefined];
   if (!st) lines.push(stopped === undefined ? `no daemon runs for ${out.project}` : undefined);
@@ -68,6 +80,7 @@ function human(out: { mode: string; project: string }, st: DaemonStatus | undefi
       `  socket   ${st.socket}`,
       `  uptime   ${Math.round(st.uptimeMs / 1000)} s (stops after ${Math.round(st.idleTimeoutMs / 1000)} s idle)`,
       `  served   ${st.requests} requests (${st.active} in flight)`,
+      ...whom(st),
       ...(st.tools !== undefined ? [`  index    ${st.tools} tools`] : []),
       ...(st.reaper ? [`  reaper   ${st.reaper.on ? 'on' : `off (${st.reaper.code}): ${st.reaper.reason}`}`] : []),
     );

@@ -10,6 +10,7 @@ import { Limiter } from '../runtime/limiter.js';
 import { Keep } from './keep.js';
 import { commitsUpFront, PROTO, type DaemonPaths } from './paths.js';
 import { checkRequest, type CallRequest } from './request.js';
+import { Whom } from './caller.js';
 
 /** How the daemon runs a command line (main.ts's `run`). */
 export type Handler = (argv: string[], io: IO) => Promise<number>;
@@ -21,7 +22,7 @@ export interface DaemonOptions {
   /** Stop after this long without a request in flight. */
   idleMs: number;
   handle: Handler;
-  /** The daemon's own environment: requests whose toolbox-relevant variables differ go direct. */
+  /** The daemon's own environment: whom it serves is judged against it (daemon/caller.ts). */
   env: NodeJS.ProcessEnv;
   /** `run` calls at once (more wait); past `maxQueued` waiting, new requests go direct. */
   maxConcurrent?: number;
@@ -51,6 +52,10 @@ export interface DaemonStatus {
   tools?: number;
   /** The reaper of sandboxes left by a killed daemon: on, or off with a code and why. */
   reaper?: ReaperState;
+  /** Whom it serves: the python3 it resolves, the sandbox tier, the user's config folder, toolbox's settings set. */
+  serves: ReturnType<Whom['describe']>;
+  /** Callers served as the daemon runs (`same`), with their own program lookup (`own`), turned away by reason. */
+  callers: { same: number; own: number; turnedAway: { code: string; count: number; reason: string }[] };
 }
 
 // Messages written in one tick go out in one write(2) (a select's output comes in a few pieces).
@@ -71,6 +76,10 @@ export class DaemonServer {
   private readonly inflight = new Set<AbortController>();
   private readonly started = Date.now();
   private served = 0;
+  private readonly whom: Whom;
+  private readonly verdicts = { same: 0, own: 0 };
+  /** Turned-away callers by code: how many, and the last reason (names only, never values). */
+  private readonly away = new Map<string, { count: number; reason: string }>();
   private idleTimer?: NodeJS.Timeout;
   private closing?: Promise<void>;
   private readonly after: (() => void)[] = [];
@@ -82,6 +91,7 @@ export class DaemonServer {
     this.limiter = new Limiter(opts.maxConcurrent ?? 16, opts.maxQueued ?? 256, opts.perTool ?? 4);
     this.server = createServer((s) => this.connection(s));
     this.stopped = new Promise((r) => (this.markStopped = r));
+    this.whom = new Whom(opts.env);
   }
 
   /** Listen on `at` (the socket path unless the caller binds elsewhere and renames it into place). */
@@ -111,6 +121,11 @@ export class DaemonServer {
       runtimes: this.keep.size,
       ...(tools === undefined ? {} : { tools }),
       ...(this.opts.reaper ? { reaper: this.opts.reaper() } : {}),
+      serves: this.whom.describe(),
+      callers: {
+        ...this.verdicts,
+        turnedAway: [...this.away].map(([code, a]) => ({ code, ...a })).sort((a, b) => b.count - a.count),
+      },
     };
   }
 
@@ -188,24 +203,42 @@ export class DaemonServer {
       s.end(JSON.stringify({ t: 'stopping', pid: process.pid }) + '\n');
       return void this.close('stop requested');
     }
-    const problem = this.closing
-      ? 'the daemon is stopping'
+    const refused = this.closing
+      ? { code: 'stopping', why: 'the daemon is stopping' }
       : this.limiter.queued >= this.limiter.maxQueued
-        ? 'busy'
-        : checkRequest(m, { proto: PROTO, version: this.opts.version, env: this.opts.env });
-    if (problem) return void s.end(JSON.stringify({ t: 'nack', reason: problem }) + '\n');
+        ? { code: 'busy', why: 'busy' }
+        : checkRequest(m, { proto: PROTO, version: this.opts.version });
     const req = m as unknown as CallRequest;
-    send(s, { t: 'ack', pid: process.pid });
-    if (m.go === true && commitsUpFront(req.argv)) return this.execute(s, req, next);
+    const verdict = refused ? undefined : this.whom.judge(req.env);
+    const away = refused ?? (verdict?.serve === 'away' ? verdict : undefined);
+    if (away) {
+      const a = this.away.get(away.code) ?? { count: 0, reason: away.why };
+      this.away.set(away.code, { count: a.count + 1, reason: away.why });
+      return void s.end(JSON.stringify({ t: 'nack', reason: away.why, code: away.code }) + '\n');
+    }
+    // Each caller environment has its own pool (a Runtime with its warm workers): a tool always sees
+    // the environment of the client that called it, and runs the programs that client's PATH names.
+    const envKey = createHash('sha256')
+      .update(JSON.stringify(Object.entries(req.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))))
+      .digest('hex');
+    const serve = verdict?.serve === 'own' ? verdict : { serve: 'same' as const };
+    this.verdicts[serve.serve]++;
+    send(s, { t: 'ack', pid: process.pid, pool: envKey.slice(0, 8), ...serve });
+    if (m.go === true && commitsUpFront(req.argv)) return this.execute(s, req, envKey, next);
     // Nothing else runs until the client commits: a client that gave up waiting for the ack never sees
     // its command run here as well as on its direct path.
     next((g) => {
-      if (g.t === 'go') this.execute(s, req, next);
+      if (g.t === 'go') this.execute(s, req, envKey, next);
       else s.destroy();
     });
   }
 
-  private execute(s: Socket, req: CallRequest, next: (f: (m: Record<string, unknown>) => void) => void): void {
+  private execute(
+    s: Socket,
+    req: CallRequest,
+    envKey: string,
+    next: (f: (m: Record<string, unknown>) => void) => void,
+  ): void {
     const ac = new AbortController();
     this.inflight.add(ac);
     clearTimeout(this.idleTimer);
@@ -215,9 +248,6 @@ export class DaemonServer {
       else if (m.t === 'in' && stdinWaiter) stdinWaiter(typeof m.d === 'string' ? m.d : undefined);
     });
     s.on('close', () => ac.abort()); // the client went away: cancel its call
-    const envKey = createHash('sha256')
-      .update(JSON.stringify(Object.entries(req.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))))
-      .digest('hex');
     const releases: (() => void)[] = [];
     const io: IO = {
       stdout: { write: (d: string) => (send(s, { t: 'o', d }), true), isTTY: req.out.tty, columns: req.out.columns },

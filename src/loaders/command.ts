@@ -46,7 +46,7 @@ async function resolveProgram(
       },
     );
   }
-  if (!program.includes('/')) return { ...(await resolveInterpreter(program)), projectPaths: [] };
+  if (!program.includes('/')) return { ...(await resolveInterpreter(program, ctx.hostEnv)), projectPaths: [] };
   const abs = resolve(ctx.project.root, program);
   try {
     accessSync(abs, constants.X_OK);

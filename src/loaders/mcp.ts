@@ -54,8 +54,8 @@ function targetOf(cfg: McpConfig, ctx: LoadContext, cc: CallContext, code?: stri
     tool: ctx.entry.contract.id,
     granted: cc.granted,
     limits: cc.limits,
-    // Bare server commands (`uvx`, `docker`) are looked up on the PATH toolbox itself runs with.
-    pathVar: process.env.PATH,
+    // Bare server commands (`uvx`, `docker`) are looked up on the PATH toolbox was called with.
+    pathVar: (ctx.hostEnv ?? process.env).PATH,
     ...(code ? { code } : {}),
     ...(cfg.protocol ? { protocol: cfg.protocol } : {}),
   };

@@ -76,7 +76,7 @@ export const loader: Loader = {
     const own = pythonModulePaths(ctx.project.root, cfg.module);
     // Only the tool's own package is visible in the sandbox, so a missing one is found here.
     if (own.length === 0) throw missingModule(ctx, cfg.module);
-    const interp = await resolveInterpreter(command);
+    const interp = await resolveInterpreter(command, ctx.hostEnv);
     const inProject = (p: string | undefined): p is string => p !== undefined && within(ctx.project.root, p);
     return runnerTool({
       load: ctx,

@@ -1,5 +1,6 @@
 // Loaders report a failed call by throwing ToolRunError from src/sandbox/tool-run-error.ts
 // ({ kind: 'failed' | 'limit', ... }).
+import type { Env } from '../util/env.js';
 import type { Project } from '../config.js';
 import type { ToolEntry, LoaderType } from '../contract/types.js';
 import type { ResolvedLimits, SandboxTier } from '../sandbox/types.js';
@@ -58,6 +59,11 @@ export interface LoadContext {
   /** Long-running process (serve, library): keep workers / server connections alive between calls. */
   longRunning: boolean;
   verbose: boolean;
+  /**
+   * The environment toolbox was called with (the client's under the daemon): where a bare program
+   * name and a pyenv/asdf shim are looked up. Default process.env.
+   */
+  hostEnv?: Env;
 }
 
 /** What a loaded tool gets for one call. */

@@ -112,6 +112,7 @@ export class ToolCache {
       entry,
       longRunning: this.flags.longRunning,
       verbose: this.flags.verbose,
+      ...(this.flags.env ? { hostEnv: this.flags.env } : {}),
     });
     const slot: Slot = { tool, key, inflight: 0 };
     const id = entry.contract.id;

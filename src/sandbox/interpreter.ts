@@ -9,6 +9,7 @@ import { shimTarget } from './shims.js';
 import { findOnPath as searchPath, isExecutableFile } from '../util/which.js';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ExitCode, ToolboxError } from '../errors.js';
+import type { Env } from '../util/env.js';
 
 /** A program ready to run in the sandbox: its absolute path and what to bind read-only for it. */
 export interface ResolvedInterpreter {
@@ -30,19 +31,50 @@ export function findOnPath(cmd: string, pathVar: string = process.env.PATH ?? '/
 
 const cache = new Map<string, Promise<ResolvedInterpreter>>();
 
+// What in an environment decides where a program name leads: PATH, and for a pyenv/asdf shim its
+// version variables and the home folder holding `.tool-versions`.
+const LOOKUP_VARS = ['PATH', 'PYENV_VERSION', 'ASDF_PYTHON_VERSION', 'HOME'] as const;
+const lookupKey = (cmd: string, env: Env) => [cmd, ...LOOKUP_VARS.map((k) => env[k] ?? '\u0001')].join('\0');
+
+/** Program names (not paths) resolved in this process so far: what a daemon compares for a caller. */
+export function resolvedNames(): string[] {
+  const names = new Set<string>();
+  for (const key of cache.keys()) {
+    const cmd = key.slice(0, key.indexOf('\0'));
+    if (!cmd.includes('/')) names.add(cmd);
+  }
+  return [...names];
+}
+
+/**
+ * Where `cmd` leads under `env`, as resolveInterpreter would resolve it (not cached): the program
+ * and what it binds, or the error's code. Two environments that give the same answer run the same
+ * program for `cmd`.
+ */
+export function describeProgram(cmd: string, env: Env): string {
+  try {
+    const r = resolveSync(cmd, env);
+    return JSON.stringify([r.path, r.readOnlyPaths]);
+  } catch (e) {
+    return e instanceof ToolboxError ? e.code : 'error';
+  }
+}
+
 /**
  * Resolve `cmd` (a name on PATH or an absolute path) to the real executable and the host folders
  * to bind read-only: for Python, `sys.executable` (after going through any shim) with
  * `sys.prefix` and `sys.base_prefix`; for Node, the executable and its install prefix; for any
- * other program, its folder when it is outside /usr. Cached per process.
+ * other program, its folder when it is outside /usr. Looked up with `env`'s PATH (and, for a
+ * pyenv/asdf shim, its version variables): the caller's under the daemon. Cached per process and lookup.
  * Throws `interpreter_not_found` (exit 6) when the program does not exist.
  */
-export function resolveInterpreter(cmd: string): Promise<ResolvedInterpreter> {
-  let p = cache.get(cmd);
+export function resolveInterpreter(cmd: string, env: Env = process.env): Promise<ResolvedInterpreter> {
+  const key = lookupKey(cmd, env);
+  let p = cache.get(key);
   if (!p) {
-    p = doResolve(cmd);
-    cache.set(cmd, p);
-    p.catch(() => cache.delete(cmd));
+    p = (async () => resolveSync(cmd, env))();
+    cache.set(key, p);
+    p.catch(() => cache.delete(key));
   }
   return p;
 }
@@ -74,11 +106,11 @@ function outsideSystem(paths: string[]): string[] {
   return out;
 }
 
-async function doResolve(cmd: string): Promise<ResolvedInterpreter> {
-  const found = findOnPath(cmd);
+function resolveSync(cmd: string, env: Env): ResolvedInterpreter {
+  const found = findOnPath(cmd, env.PATH ?? '/usr/bin:/bin');
   if (!found) throw notFound(cmd, cmd.includes('/') ? 'no executable file there' : 'not on PATH');
   const name = basename(cmd);
-  if (/^(python|pypy)(\d+(\.\d+)?)?$/.test(name)) return resolvePython(cmd, found);
+  if (/^(python|pypy)(\d+(\.\d+)?)?$/.test(name)) return resolvePython(cmd, found, env);
   const real = realpathSync(found);
   if (/^node(js)?$/.test(name)) {
     const exe = realpathSync(process.execPath) === real ? process.execPath : found;
@@ -196,18 +228,16 @@ export function venvPthPaths(venv: string): { path: string; pth: string }[] {
 // A pyenv or asdf shim is a shell script that picks a version from variables and version files. It
 // is never run here (a Python found from a project's PATH or folder could be anything): the choice
 // is read the way pyenv/asdf make it, and only an installed version's real binary counts.
-function resolvePython(cmd: string, found: string): Promise<ResolvedInterpreter> {
+function resolvePython(cmd: string, found: string, env: Env): ResolvedInterpreter {
   const direct = pythonWithoutRunning(found);
-  if (direct) return Promise.resolve(direct);
-  const viaShim = shimTarget(found, basename(found));
+  if (direct) return direct;
+  const viaShim = shimTarget(found, basename(found), env);
   if (viaShim) {
     const r = pythonWithoutRunning(viaShim);
-    if (r) return Promise.resolve(r);
+    if (r) return r;
   }
-  return Promise.reject(
-    notFound(
-      cmd,
-      `${found} is not a Python binary (a script or a shim toolbox cannot follow), and toolbox does not run it outside the sandbox to ask where Python is; point loader_config.python at the interpreter binary (or a venv made from one)`,
-    ),
+  throw notFound(
+    cmd,
+    `${found} is not a Python binary (a script or a shim toolbox cannot follow), and toolbox does not run it outside the sandbox to ask where Python is; point loader_config.python at the interpreter binary (or a venv made from one)`,
   );
 }

@@ -78,7 +78,7 @@ describe('toolbox daemon', () => {
     const st = await p.status();
     const via = await p.tb(['select', 'add two numbers', '--verbose']);
     expect(via.code).toBe(0);
-    expect(via.stderr).toContain(`toolbox: answered by the daemon (pid ${st.pid})`);
+    expect(via.stderr).toContain(`toolbox: answered by the daemon (pid ${st.pid}`);
     const off = await p.tb(['select', 'add two numbers', '--verbose'], { env: OFF });
     expect(off.stderr).toMatch(/toolbox: not using the daemon: the daemon is off \(TOOLBOX_DAEMON\)/);
     expect(off.stderr).not.toContain('answered by the daemon');

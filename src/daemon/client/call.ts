@@ -103,8 +103,7 @@ export function call(
           if (m.t !== 'ack') return fallback(typeof m.reason === 'string' ? m.reason : 'refused');
           clearTimeout(timer);
           state = 'running';
-          if (o.verbose)
-            relay.write(2, `toolbox: answered by the daemon${typeof m.pid === 'number' ? ` (pid ${m.pid})` : ''}\n`);
+          if (o.verbose) relay.write(2, `toolbox: answered by the daemon${served(m)}\n`);
           process.on('SIGINT', onSig);
           process.on('SIGTERM', onSig);
           if (!upFront) wire.send({ t: 'go' });
@@ -115,6 +114,15 @@ export function call(
       },
     });
   });
+}
+
+/** What --verbose says about how the daemon served: its pid, the pool, and whose program lookup. */
+function served(m: Record<string, unknown>): string {
+  const pid = typeof m.pid === 'number' ? `pid ${m.pid}` : 'pid ?';
+  const pool = typeof m.pool === 'string' ? `, pool ${m.pool}` : '';
+  if (m.serve === 'own')
+    return ` (${pid}${pool} of this caller's own: ${typeof m.why === 'string' ? m.why : 'its programs differ'})`;
+  return ` (${pid}${pool}; the daemon's own interpreter, sandbox tier and user folders)`;
 }
 
 async function readStdin(): Promise<string | null> {
