@@ -9,7 +9,7 @@
 // programs, never values: a variable may hold a secret.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { describeProgram, resolvedNames } from '../sandbox/interpreter.js';
 import type { Env } from '../util/env.js';
 
@@ -26,11 +26,13 @@ export type Verdict =
 const ALWAYS = ['python3'];
 
 const abs = (v: string | undefined): string | undefined => (v && isAbsolute(v) ? v : undefined);
-const realOr = (p: string) => {
+/** `p` with links resolved as far as it exists (a user folder not made yet still compares by its parent). */
+const realOr = (p: string): string => {
   try {
     return realpathSync(p);
   } catch {
-    return p;
+    const up = dirname(p);
+    return up === p ? p : join(realOr(up), basename(p));
   }
 };
 const homeOf = (env: Env) => abs(env.HOME) ?? homedir();
@@ -59,10 +61,28 @@ const setting = (k: string) => (k.startsWith('TOOLBOX_') && !k.startsWith('TOOLB
 const settingCode = (k: string) =>
   k === 'TOOLBOX_SANDBOX' ? 'sandbox_tier' : k.startsWith('OTEL_') ? 'telemetry' : 'toolbox_setting';
 
+// Variables a verdict depends on besides TOOLBOX_*/OTEL_*: its cache key.
+const DECIDING = [
+  'PATH',
+  'PYENV_VERSION',
+  'ASDF_PYTHON_VERSION',
+  'HOME',
+  'TMPDIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+];
+// Judging costs about 0.3-1 ms (a PATH walk, realpaths and a read of the ELF header per program): an
+// agent's loop of calls with one environment is judged once per TTL. Installing another python3 on the
+// caller's PATH is seen after at most this long (what the daemon runs is cached per process anyway).
+const VERDICT_TTL_MS = 2000;
+const MAX_VERDICTS = 64;
+
 /** The daemon's side of the comparison: its own environment, and what it resolves, computed once. */
 export class Whom {
   private readonly folders: string[];
   private readonly programs = new Map<string, string>();
+  private readonly verdicts = new Map<string, { at: number; v: Verdict }>();
 
   constructor(private readonly own: Env) {
     this.folders = FOLDERS.map((f) => realOr(f.of(own)));
@@ -91,17 +111,32 @@ export class Whom {
     };
   }
 
-  /** How a caller with environment `env` may be served. */
-  judge(env: Env): Verdict {
+  /** How a caller with environment `env` may be served (cached briefly per deciding values). */
+  judge(env: Env, now = Date.now()): Verdict {
+    const names = [...new Set([...ALWAYS, ...resolvedNames()])];
+    const key = JSON.stringify([
+      names,
+      DECIDING.map((k) => env[k]),
+      Object.entries(env)
+        .filter(([k]) => setting(k))
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ]);
+    const hit = this.verdicts.get(key);
+    if (hit && now - hit.at < VERDICT_TTL_MS) return hit.v;
+    if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+    const v = this.decide(env, names);
+    this.verdicts.set(key, { at: now, v });
+    return v;
+  }
+
+  private decide(env: Env, names: string[]): Verdict {
     for (const [i, f] of FOLDERS.entries())
       if (realOr(f.of(env)) !== this.folders[i])
         return { serve: 'away', code: f.code, why: `the ${f.name} differs from the daemon's (${f.vars})` };
     for (const k of new Set([...Object.keys(env), ...Object.keys(this.own)]))
       if (setting(k) && env[k] !== this.own[k])
         return { serve: 'away', code: settingCode(k), why: `${k} differs from the daemon's` };
-    const differ = [...new Set([...ALWAYS, ...resolvedNames()])].filter(
-      (n) => describeProgram(n, env) !== this.ownProgram(n),
-    );
+    const differ = names.filter((n) => describeProgram(n, env) !== this.ownProgram(n));
     if (differ.length)
       return {
         serve: 'own',

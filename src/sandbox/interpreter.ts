@@ -54,7 +54,9 @@ export function resolvedNames(): string[] {
 export function describeProgram(cmd: string, env: Env): string {
   try {
     const r = resolveSync(cmd, env);
-    return JSON.stringify([r.path, r.readOnlyPaths]);
+    // The folder's links resolved, not the file's: /bin/python3 is /usr/bin/python3 where /bin links
+    // there, but a venv's bin/python3 (a link to the base binary) is a program of its own.
+    return JSON.stringify([join(realOr(dirname(r.path)), basename(r.path)), r.readOnlyPaths]);
   } catch (e) {
     return e instanceof ToolboxError ? e.code : 'error';
   }
