@@ -122,13 +122,28 @@ describe('who may turn the daemon on', () => {
     }
   }, 30_000);
 
-  it('TOOLBOX_DAEMON=off, or a different PATH, takes the direct path even while a daemon runs', async () => {
+  it('TOOLBOX_DAEMON=off, another user config folder or a forced tier takes the direct path; another PATH does not', async () => {
     const before = await requests();
     expect((await p.tb(SELECT, { env: { TOOLBOX_DAEMON: 'off' } })).code).toBe(0);
-    const r = await p.tb(SELECT, { env: { PATH: `/nonexistent:${process.env.PATH}` } });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('PATH differs');
+    const other = mkdtempSync(join(tmpdir(), 'toolbox-other-config-'));
+    try {
+      for (const [env, said] of [
+        [{ XDG_CONFIG_HOME: other }, 'user config folder (config.yaml, grants.yaml) differs'],
+        [{ TOOLBOX_SANDBOX: 'none' }, 'TOOLBOX_SANDBOX differs'],
+      ] as const) {
+        const r = await p.tb(SELECT, { env });
+        expect(r.code).toBe(0);
+        expect(r.stderr).toContain(said);
+        expect(r.stderr).not.toContain(other);
+      }
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
     expect(await requests()).toBe(before);
+    // A PATH with a folder in front that finds the same programs is served (daemon/caller.ts).
+    const r = await p.tb(SELECT, { env: { PATH: `/nonexistent:${process.env.PATH}` } });
+    expect(r.stderr).toContain('answered by the daemon');
+    expect(await requests()).toBe(before + 1);
   });
 });
 
@@ -155,6 +170,8 @@ describe('daemon protocol', () => {
       { argv: 'run nap' },
       { cwd: 'relative' },
       { env: { PATH: 1 } },
+      // A client naming another config folder (with other grants) is turned away, never served with it.
+      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...p.env, XDG_CONFIG_HOME: '/nonexistent/config' } },
     ])
       expect((await raw([call(bad)]))[0]?.t).toBe('nack');
     expect(await requests()).toBe(before);
