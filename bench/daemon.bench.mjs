@@ -126,19 +126,25 @@ export default async function () {
       const python = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], {
         encoding: 'utf8',
       }).stdout.trim();
+      // A Python agent's environment: another folder in front of PATH and PYENV_VERSION set, finding
+      // the same python3 (issue 38 item 2: served by the daemon, not turned away).
+      const agent = { ...viaDaemon, PATH: `${join(runtimeDir, 'agent-bin')}:${base.PATH}` }; // a folder that is not there
+      agent.PYENV_VERSION = '3.11';
       const before = served(py);
-      const [n0, p0, r0, r1, rb] = interleaved(
+      const [n0, p0, r0, r1, a0, a1, rb] = interleaved(
         py,
         [
           [NODE, ['-e', '0'], base],
           ['bwrap', [...bwrap, python, '-c', 'pass'], base],
           tb(runArgs, direct),
           tb(runArgs, viaDaemon),
+          tb(runArgs, { ...agent, TOOLBOX_DAEMON: 'off' }),
+          tb(runArgs, agent),
           ...baseline(runArgs),
         ],
         10,
       );
-      if (served(py) - before !== viaRuns(10)) throw new Error('run did not all go through the daemon');
+      if (served(py) - before !== viaRuns(10) + 11) throw new Error('run did not all go through the daemon');
       const floor = n0 + p0;
       rows.push([
         '`run` trivial Python, direct vs floor (node -e 0 + bwrap python3 -c pass)',
@@ -149,6 +155,11 @@ export default async function () {
         '`run` trivial Python, via daemon vs floor',
         x(r1, floor),
         `${r1.toFixed(0)} vs ${floor.toFixed(0)} ms`,
+      ]);
+      rows.push([
+        '`run` trivial Python from an agent with another PATH and PYENV_VERSION: direct / via daemon vs floor',
+        `${x(a0, floor)} / ${x(a1, floor)}`,
+        `${a0.toFixed(0)} / ${a1.toFixed(0)} vs ${floor.toFixed(0)} ms`,
       ]);
       if (rb !== undefined)
         rows.push([

@@ -106,7 +106,7 @@ export class Whom {
     return {
       python3,
       tier: this.own.TOOLBOX_SANDBOX ? `forced ${this.own.TOOLBOX_SANDBOX} (TOOLBOX_SANDBOX)` : 'probed',
-      configDir: this.folders[1]!,
+      configDir: this.folders[FOLDERS.findIndex((f) => f.code === 'config_dir')]!,
       settings: Object.keys(this.own).filter(setting).sort(),
     };
   }
@@ -140,7 +140,8 @@ export class Whom {
     if (differ.length)
       return {
         serve: 'own',
-        why: `${differ.join(', ')} ${differ.length > 1 ? 'resolve' : 'resolves'} to another program on this caller's PATH/PYENV_*/ASDF_*`,
+        // Names come from contracts (project files): shown only when they are plain words.
+        why: `${differ.map((n) => (/^[\w.+-]{1,64}$/.test(n) ? n : 'a program')).join(', ')} ${differ.length > 1 ? 'resolve' : 'resolves'} to another program on this caller's PATH/PYENV_*/ASDF_*`,
       };
     return { serve: 'same' };
   }
