@@ -26,6 +26,8 @@ const refusal = (fn: () => unknown): ToolboxError => {
 describe('redaction', () => {
   it('hides the credentials of every URL in a text, each up to its own last @, never the host', () => {
     expect(redactUrl('no url here')).toBe('no url here');
+    // A scheme with nothing after it hides nothing of the text that follows.
+    expect(redactUrl('see redis:// and mail me@host')).toBe('see redis:// and mail me@host');
     expect(redactUrl('redis://u:p@h:1 and rediss://:q@k/0')).toBe('redis://u:***@h:1 and rediss://:***@k/0');
     // A URL without credentials is left whole; the next URL's @ is not this one's.
     expect(redactUrl('redis://h:1 then redis://a:b@c')).toBe('redis://h:1 then redis://a:***@c');

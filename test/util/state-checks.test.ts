@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
+  existsSync,
   linkSync,
   mkdirSync,
   mkdtempSync,
@@ -18,6 +19,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolboxError } from '../../src/errors.js';
 import {
+  appendState,
   cachePath,
   checkState,
   isStateUnsafe,
@@ -84,6 +86,9 @@ describe('paths under .toolbox/', () => {
 
   it('removes nothing when a folder on the way is missing, and a file only once', () => {
     removeState(state, 'results/a.txt');
+    expect(existsSync(state)).toBe(false);
+    expect(cachePath(state, 'cache/index.bin')).toBeUndefined();
+    expect(existsSync(state)).toBe(false);
     writeState(state, 'results/a.txt', 'x');
     removeState(state, 'results/a.txt');
     removeState(state, 'results/a.txt');
@@ -91,6 +96,13 @@ describe('paths under .toolbox/', () => {
     // A folder where a file is removed is not an ENOENT: the error is kept.
     mkdirSync(join(state, 'results', 'sub'));
     expect(() => removeState(state, 'results/sub')).toThrow();
+  });
+
+  it('appends to, and renames into, folders it makes', () => {
+    appendState(state, 'logs/calls.jsonl', 'one\n');
+    expect(readState(state, 'logs/calls.jsonl')?.toString()).toBe('one\n');
+    renameState(state, 'logs/calls.jsonl', 'archive/2026/calls.jsonl');
+    expect(listState(state, 'archive/2026')).toEqual(['calls.jsonl']);
   });
 
   it('renames only an existing entry', () => {
