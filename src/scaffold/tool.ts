@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { LoaderType } from '../contract/types.js';
 import { readTemplate, render, SCHEMA_FILE } from './templates.js';
-import { packageName } from '../util/version.js';
+import { packageName, packageVersion } from '../util/version.js';
 
 /** One file a scaffold wants to write. */
 export interface PlannedFile {
@@ -82,15 +82,24 @@ export function nameFor(id: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The `$schema=` target: relative to the contract when the schema is inside the project, else absolute. */
+/**
+ * The `$schema=` target, one that holds wherever the project is cloned: relative to the contract when
+ * the project installed toolbox (its node_modules copy) or holds the schema itself; otherwise (a
+ * global install, npx) the published schema of this exact version on the npm CDN, never a path of
+ * this machine, which would be committed with the contract and dangle everywhere else.
+ */
 export function schemaRef(contractFile: string, root: string): string {
   // A project that installed toolbox as a package: point at its copy, which moves with the project.
   const installed = join(root, 'node_modules', packageName(), 'schemas', 'contract.schema.json');
   if (existsSync(installed)) return relative(dirname(contractFile), installed).split(sep).join('/');
   const inside = relative(root, SCHEMA_FILE);
-  if (inside.startsWith('..') || isAbsolute(inside)) return SCHEMA_FILE.split(sep).join('/');
+  if (inside.startsWith('..') || isAbsolute(inside)) return publishedSchemaUrl();
   return relative(dirname(contractFile), SCHEMA_FILE).split(sep).join('/');
 }
+
+/** The contract schema of this toolbox version as published on npm (served by jsDelivr). */
+export const publishedSchemaUrl = (): string =>
+  `https://cdn.jsdelivr.net/npm/${packageName()}@${packageVersion()}/schemas/contract.schema.json`;
 
 /** The files `toolbox new` (and `init`) write for one tool: its contract and, where needed, an implementation stub. */
 export function planTool(o: ToolPlanOptions): PlannedFile[] {

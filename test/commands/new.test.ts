@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { cli, tempProject, REPO } from '../helpers.js';
-import { schemaRef, identifierFor } from '../../src/scaffold/tool.js';
+import { publishedSchemaUrl, schemaRef, identifierFor } from '../../src/scaffold/tool.js';
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -37,7 +37,11 @@ describe('toolbox new', () => {
       const text = readFileSync(contractFile, 'utf8');
       const m = /^# yaml-language-server: \$schema=(.+)\n/.exec(text);
       expect(m).not.toBeNull();
-      expect(resolve(dirname(contractFile), m![1]!)).toBe(join(REPO, 'schemas', 'contract.schema.json'));
+      // A project without toolbox installed in it: the published schema of this version, no path of this machine.
+      expect(m![1]).toBe(publishedSchemaUrl());
+      expect(m![1]).toMatch(
+        /^https:\/\/cdn\.jsdelivr\.net\/npm\/agent-toolbox@\d+\.\d+\.\d+\/schemas\/contract\.schema\.json$/,
+      );
       const c = parse(text);
       expect(c.loader).toBe(loader);
       expect(c.description).toBe(DESCRIPTION);
@@ -175,11 +179,10 @@ describe('toolbox new', () => {
     expect(identifierFor('class')).toBe('class_tool');
   });
 
-  it('points $schema relatively when the schema is inside the project, absolutely otherwise', () => {
+  it('points $schema relatively when the schema is inside the project, at the published one otherwise', () => {
     expect(schemaRef(join(REPO, 'tool_registry', 'x.yaml'), REPO)).toBe('../schemas/contract.schema.json');
-    expect(schemaRef('/tmp/elsewhere/tool_registry/x.yaml', '/tmp/elsewhere')).toBe(
-      join(REPO, 'schemas', 'contract.schema.json'),
-    );
+    expect(schemaRef('/tmp/elsewhere/tool_registry/x.yaml', '/tmp/elsewhere')).toBe(publishedSchemaUrl());
+    expect(publishedSchemaUrl()).not.toContain(REPO);
   });
 });
 
