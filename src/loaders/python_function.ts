@@ -7,16 +7,22 @@ import { within } from '../util/paths.js';
 import { toolInterpreter } from '../deps/interpreter.js';
 import type { Loader, LoadContext } from './types.js';
 import { RUNNERS_DIR, runnerTool } from './util/runner-tool.js';
-import { pythonModulePaths, topLevelPythonModules } from '../sandbox/tool-paths.js';
+import { pythonModulePaths, pythonModulesIn, topLevelPythonModules } from '../sandbox/tool-paths.js';
 
 function missingModule(ctx: LoadContext, module: string): ToolboxError {
-  const top = module.split('.')[0] ?? module;
-  const names = topLevelPythonModules(ctx.project.root);
-  const near = closest(top, names);
+  // The first part that is missing: the top-level module, or a module inside a package folder.
+  const parts = module.split('.');
+  let i = 0;
+  let dir = ctx.project.root;
+  while (i < parts.length - 1 && isDir(join(dir, parts[i]!))) dir = join(dir, parts[i++]!);
+  const top = i === 0 ? (parts[0] ?? module) : parts.slice(0, i + 1).join('.');
+  const names = i === 0 ? topLevelPythonModules(ctx.project.root) : pythonModulesIn(dir);
+  const near = closest(parts[i] ?? top, names);
+  const where = i === 0 ? `the project root ${ctx.project.root}` : `${dir}`;
   const e = ctx.entry;
   return new ToolboxError(
     'tool_module_not_found',
-    `tool '${e.contract.id}': no module named '${top}' in the project root ${ctx.project.root}${names.length ? ` (modules there: ${names.slice(0, 20).join(', ')})` : ''}${near.length ? `; did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`,
+    `tool '${e.contract.id}': no module named '${top}' in ${where}${names.length ? ` (modules there: ${names.slice(0, 20).join(', ')})` : ''}${near.length ? `; did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`,
     {
       exitCode: ExitCode.registry,
       location: { file: e.file, line: e.line },

@@ -19,14 +19,27 @@ const inside = (root: string, p: string) => {
 /**
  * For a Python module `a.b.c`: the top-level package folder `<root>/a`, or the single module file
  * `<root>/a.py` (or an extension module `a.*.so` is not supported: bind it with sandbox.paths).
+ * A folder without `__init__.py` is a namespace package, which holds nothing of its own: the path
+ * goes on down to the first regular package or module file (`my_tools/word_count.py` of the
+ * namespace `my_tools`, as `toolbox new` lays tools out), so a tool sees, and the lock pins, only
+ * its own module, and editing one tool leaves the others' pins alone.
  */
 export function pythonModulePaths(root: string, module: string): string[] {
-  const top = module.split('.')[0] ?? '';
-  if (!top || top.includes('/') || top.includes(sep)) return [];
-  const dir = join(root, top);
-  if (isDir(dir)) return [dir];
-  const file = `${dir}.py`;
-  return existsSync(file) ? [file] : [];
+  const parts = module.split('.');
+  if (!parts[0] || parts.some((p) => !p || p.includes('/') || p.includes(sep))) return [];
+  let dir = root;
+  for (let i = 0; i < parts.length; i++) {
+    const here = join(dir, parts[i]!);
+    if (isDir(here)) {
+      // A regular package (or the module itself, a namespace folder): shown whole.
+      if (existsSync(join(here, '__init__.py')) || i === parts.length - 1) return [here];
+      dir = here;
+      continue;
+    }
+    const file = `${here}.py`;
+    return existsSync(file) ? [file] : [];
+  }
+  return [];
 }
 
 /**
@@ -58,6 +71,19 @@ export function topLevelPythonModules(root: string): string[] {
       .filter((d) => (d.isDirectory() && existsSync(join(root, d.name, '__init__.py'))) || /\.py$/.test(d.name))
       .map((d) => d.name.replace(/\.py$/, ''))
       .filter((n) => /^[A-Za-z_]\w*$/.test(n))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Python modules directly in a package folder (`x.py` files and folders), for "did you mean". */
+export function pythonModulesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() || /\.py$/.test(d.name))
+      .map((d) => d.name.replace(/\.py$/, ''))
+      .filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== '__pycache__')
       .sort();
   } catch {
     return [];

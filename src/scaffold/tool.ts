@@ -105,11 +105,14 @@ export const publishedSchemaUrl = (): string =>
 export function planTool(o: ToolPlanOptions): PlannedFile[] {
   const ident = identifierFor(o.id);
   const contractPath = join(o.registryDir, `${o.id}.yaml`);
+  // One module per tool, so that a tool sees, and the lock pins, only its own code: Python modules in
+  // the namespace package my_tools/ (no __init__.py: sandbox/tool-paths.ts shows the module file
+  // alone), a Node module in a folder of its own (Node tools are shown their module's folder).
   const implRel =
     o.loader === 'python_function'
       ? `my_tools/${ident}.py`
       : o.loader === 'node_module'
-        ? `my_tools/${ident}.mjs`
+        ? `my_tools/${ident}/${ident}.mjs`
         : undefined;
   const values = {
     schema: schemaRef(contractPath, o.root),

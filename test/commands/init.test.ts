@@ -72,7 +72,7 @@ describe('toolbox init', () => {
     expect(r.code).toBe(0);
     const dir = join(p.dir, 'sub', 'proj');
     expect(readdirSync(join(dir, 'tools'))).toEqual(['count_words.yaml']);
-    expect(existsSync(join(dir, 'my_tools', 'count_words.mjs'))).toBe(true);
+    expect(existsSync(join(dir, 'my_tools', 'count_words', 'count_words.mjs'))).toBe(true);
     expect(readFileSync(join(dir, 'toolbox.config.yaml'), 'utf8')).toContain('registry: "tools"');
     const v = await cli(['validate', '--json'], { cwd: dir });
     expect(v.json.summary).toMatchObject({ tools: 1, errors: 0 });

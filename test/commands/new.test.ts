@@ -107,7 +107,7 @@ describe('toolbox new', () => {
     const c = parse(readFileSync(join(p.dir, 'tool_registry', 'count.yaml'), 'utf8'));
     const mod = await import(pathToFileURL(join(p.dir, c.loader_config.module)).href);
     await expect(mod[c.loader_config.function]({ input: 'x' })).rejects.toThrow(
-      /count is a stub: write its code in my_tools\/count\.mjs/,
+      /count is a stub: write its code in my_tools\/count\/count\.mjs/,
     );
     const run = await cli(['run', 'count', '--input', 'x', '--json'], { cwd: p.dir });
     expect(run.code).toBe(4);
@@ -148,13 +148,13 @@ describe('toolbox new', () => {
   it('refuses to overwrite, writing nothing, unless --force', async () => {
     const p = project();
     await cli(['new', 'count', '--loader', 'node_module'], { cwd: p.dir });
-    const impl = join(p.dir, 'my_tools', 'count.mjs');
+    const impl = join(p.dir, 'my_tools', 'count', 'count.mjs');
     writeFileSync(impl, '// mine\n');
     rmContract(p.dir, 'count');
     const r = await cli(['new', 'count', '--loader', 'node_module', '--json'], { cwd: p.dir });
     expect(r.code).toBe(2);
     expect(r.errorJson.error.code).toBe('file_exists');
-    expect(r.errorJson.error.message).toContain('my_tools/count.mjs');
+    expect(r.errorJson.error.message).toContain('my_tools/count/count.mjs');
     expect(existsSync(join(p.dir, 'tool_registry', 'count.yaml'))).toBe(false);
     expect(readFileSync(impl, 'utf8')).toBe('// mine\n');
     const f = await cli(['new', 'count', '--loader', 'node_module', '--force'], { cwd: p.dir });
