@@ -290,9 +290,9 @@ export const contractSchema: JsonSchema = {
             'Client capabilities the tool cannot work without: a client that did not declare them is refused before the tool runs (MCP error -32021 on 2026-07-28).',
         },
         task: {
-          enum: ['optional', 'required'],
+          enum: ['forbidden', 'optional', 'required'],
           description:
-            'Calls may become MCP tasks (io.modelcontextprotocol/tasks) for clients that support them: when the tool calls background(), or when still running after a second. required: a client without tasks is refused.',
+            "Calls may become MCP tasks (io.modelcontextprotocol/tasks) for clients that support them: when the tool calls background(), or when still running after a second. required: a client without tasks is refused. forbidden: never a task (as without the key). Shown to clients as execution.taskSupport; `import mcp` copies the server's, and the mcp loader calls a `required` tool of a 2025-11-25 server as a task.",
         },
       },
     },

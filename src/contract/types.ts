@@ -155,8 +155,12 @@ export interface ToolContract {
 export interface McpOptions {
   /** Client capabilities the tool cannot work without (checked before it runs). */
   client_capabilities?: ('elicitation' | 'sampling' | 'roots')[];
-  /** Calls may become MCP tasks for clients that support them; `required`: only such clients may call. */
-  task?: 'optional' | 'required';
+  /**
+   * Calls may become MCP tasks for clients that support them; `required`: only such clients may call;
+   * `forbidden`: never (as without the key). Shown to clients as `execution.taskSupport`; for an `mcp`
+   * tool it is the server's own (copied by `import mcp`), and `required` makes the loader call it as a task.
+   */
+  task?: 'forbidden' | 'optional' | 'required';
 }
 
 /** A contract together with where it came from. */

@@ -88,9 +88,10 @@ async function callOnce(
   signal: AbortSignal,
   deadline: number,
   inputSchema: Record<string, unknown>,
+  task: 'forbidden' | 'optional' | 'required' | undefined,
 ): Promise<ToolOutput> {
   const mark = s.stderr.mark();
-  const r: CallResultLike = await callWithCaller(s, tool, args, cc, signal, deadline, inputSchema);
+  const r: CallResultLike = await callWithCaller(s, tool, args, cc, signal, deadline, inputSchema, task);
   const logs = s.stderr.since(mark) || undefined;
   if (r.isError)
     throw new ToolRunError({
@@ -191,6 +192,7 @@ export const loader: Loader = {
             ac.signal,
             started + cc.limits.timeoutMs,
             ctx.entry.contract.schema as Record<string, unknown>,
+            ctx.entry.contract.mcp?.task,
           );
           if (ctx.verbose && session.binds.length) {
             const said = session.binds.map((b) => `bound read-only: ${b.path} (${b.why})`).join('\n');

@@ -96,6 +96,10 @@ export function contractFor(
   const icons = (tool.icons ?? []).filter((i) => typeof i?.src === 'string' && /^(https:\/\/|data:)/.test(i.src));
   if (icons.length) c.icons = icons;
   if (tool.outputSchema && typeof tool.outputSchema === 'object') c.output_schema = withDialect(tool.outputSchema);
+  // The server's execution.taskSupport, as the contract's mcp.task (serve shows it to clients again;
+  // the loader calls a `required` tool as a task). An unknown value is not copied.
+  const task = tool.execution?.taskSupport;
+  if (task === 'forbidden' || task === 'optional' || task === 'required') c.mcp = { task };
   if (opts.sandbox && Object.keys(opts.sandbox).length) c.sandbox = opts.sandbox;
   if (opts.requires && Object.keys(opts.requires).length) c.requires = opts.requires;
   return c;

@@ -58,13 +58,11 @@ export interface WritePlan {
 const readOrUndefined = (file: string): string | undefined => readProjectTextIfAny(dirname(file), file);
 
 /**
- * Why a tool cannot run as a toolbox contract, or undefined. Task-augmented tools answer with a
- * task handle that a one-shot call cannot follow; destructive tools of a stdio server write host
- * files, and the sandbox shows every host path read-only, so each call would fail.
+ * Why a tool cannot run as a toolbox contract, or undefined: destructive tools of a stdio server
+ * write host files, and the sandbox shows every host path read-only, so each call would fail.
+ * (Task-augmented tools run: the contract keeps `mcp.task`, and the loader follows the task.)
  */
 export function cannotRun(t: ListedTool, stdio: boolean): string | undefined {
-  if (t.execution?.taskSupport === 'required')
-    return 'task-augmented tool (execution.taskSupport: required): toolbox calls tools directly, not as tasks';
   const a = t.annotations;
   if (stdio && a?.readOnlyHint === false && a.destructiveHint !== false)
     return 'writes host files (destructiveHint), but the sandbox binds every host path read-only: each call would fail';

@@ -77,10 +77,12 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
 
   // A 2026-07-28 client learns which tools may become tasks (execution.taskSupport); 2025 clients
   // are not offered tasks.
-  const listed = (c: ToolContract): McpToolDef =>
-    conn.era === 'modern' && c.mcp?.task
-      ? ({ ...toolDef(c), execution: { taskSupport: c.mcp.task } } as McpToolDef)
+  const listed = (c: ToolContract): McpToolDef => {
+    const task = offeredTask(c);
+    return conn.era === 'modern' && task
+      ? ({ ...toolDef(c), execution: { taskSupport: task } } as McpToolDef)
       : toolDef(c);
+  };
 
   server.setRequestHandler('tools/list', async (req) => {
     const cursor = req.params?.cursor;
@@ -178,7 +180,8 @@ export function createMcpServer(core: ServeCore, conn: Connection): Server {
 
   function taskPolicy(id: string): 'optional' | 'required' | undefined {
     try {
-      return core.runtime.find(id).contract.mcp?.task;
+      const t = offeredTask(core.runtime.find(id).contract);
+      return t === 'forbidden' ? undefined : t;
     } catch {
       return undefined;
     }
@@ -298,4 +301,14 @@ function assertKnown(core: ServeCore, name: string): void {
       });
     // A broken contract and the like: the tool exists; the call reports why it cannot run.
   }
+}
+
+/**
+ * How serve offers a tool as a task (its contract's mcp.task). An `mcp` tool's `required` is its
+ * server's: toolbox itself follows that task (loaders/util/mcp-call.ts), so serve's own clients need
+ * no tasks to call it, and it is offered as `optional` (a task for those that declare the extension).
+ */
+export function offeredTask(c: ToolContract): 'forbidden' | 'optional' | 'required' | undefined {
+  const t = c.mcp?.task;
+  return t === 'required' && c.loader === 'mcp' ? 'optional' : t;
 }

@@ -4,7 +4,7 @@
 // under the real sandbox. Installs come from the npm registry, pinned to the devDependency
 // versions so npm's cache serves them: two managed installs (project A) and one project install (B).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -59,11 +59,11 @@ describe('npx -y <pkg>: a managed install in .toolbox/servers/, pinned, scripts 
       command: '.toolbox/servers/modelcontextprotocol-server-everything/node_modules/.bin/mcp-server-everything',
       package: { name: '@modelcontextprotocol/server-everything', version: V, integrity: r.json.package.integrity },
     });
-    // Every runnable tool keeps its annotations (16 tools listed, 15 imported); one keeps its output schema.
+    // Every tool keeps its annotations (16 tools listed, all imported); one keeps its output schema.
     // toolbox declares elicitation, sampling and roots, so the tools the server lists only to clients
     // that can answer them are imported too (without the capabilities it listed 13).
     const written = tools.filter((t) => t.status === 'written');
-    expect(written.length).toBe(15);
+    expect(written.length).toBe(16);
     for (const t of ['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request'])
       expect(byTool(tools, t).status).toBe('written');
     for (const t of written) expect(contractOf(t.file).annotations).toHaveProperty('readOnlyHint');
@@ -72,9 +72,8 @@ describe('npx -y <pkg>: a managed install in .toolbox/servers/, pinned, scripts 
       type: 'object',
       properties: { temperature: { type: 'number' } },
     });
-    const task = byTool(tools, 'simulate-research-query');
-    expect(task.status).toBe('skipped');
-    expect(existsSync(task.file)).toBe(false);
+    // The task-augmented tool too, its execution.taskSupport kept as mcp.task.
+    expect(contractOf(byTool(tools, 'simulate-research-query').file).mcp).toEqual({ task: 'required' });
     // The binds: the install's node_modules, never the project root.
     expect(r.json.binds.map((b: { path: string }) => b.path)).toEqual([
       join(realpathSync(p.dir), '.toolbox/servers/modelcontextprotocol-server-everything/node_modules'),

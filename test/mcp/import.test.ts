@@ -30,9 +30,9 @@ describe('toolbox import mcp (server-everything over stdio)', () => {
     const r = await cli(['import', 'mcp', '--json', '--prefix', 'ev_', ...everything], { cwd: p.dir });
     expect(r.code).toBe(0);
     const listed = r.json.tools as { id: string; tool: string; status: string; file: string }[];
-    // The one task-augmented tool is skipped (it cannot be called directly); the rest are written.
-    expect(listed.filter((t) => t.status === 'skipped').map((t) => t.tool)).toEqual(['simulate-research-query']);
-    const tools = listed.filter((t) => t.status !== 'skipped');
+    // Every tool is written, the task-augmented one too (its contract keeps execution.taskSupport).
+    expect(listed.filter((t) => t.status === 'skipped')).toEqual([]);
+    const tools = listed;
     expect(tools.length).toBeGreaterThan(3);
     expect(tools.every((t) => t.status === 'written')).toBe(true);
     expect(r.json.server.name).toBeTruthy();
@@ -62,7 +62,16 @@ describe('toolbox import mcp (server-everything over stdio)', () => {
     expect(String(run.json.result)).toContain('imported and run');
     const bad = await cli(['run', echo.id, '--json'], { cwd: p.dir });
     expect(bad.code).toBe(2);
-  });
+    // The task-augmented tool (taskSupport: required) runs as a task: created, polled, its result taken.
+    const task = (imp.json.tools as { id: string; tool: string; file: string }[]).find(
+      (t) => t.tool === 'simulate-research-query',
+    )!;
+    expect((parse(readFileSync(task.file, 'utf8')) as ToolContract).mcp).toEqual({ task: 'required' });
+    const research = await cli(['run', task.id, '--topic', 'tide pools', '--json'], { cwd: p.dir });
+    expect(research.errorJson?.error).toBeUndefined();
+    expect(research.code).toBe(0);
+    expect(JSON.stringify(research.json.result)).toContain('Research Report: tide pools');
+  }, 60_000);
 
   it('a second import changes nothing; hand edits are kept; server-side changes are updated; --force overwrites', async () => {
     const p = project();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_CAPABILITIES, type McpQuestion, type McpSession } from '../../mcp/session.js';
 import type { CallResultLike } from '../../mcp/result.js';
+import { callAsTask } from '../../mcp/task-call.js';
 import { ToolRunError } from '../../sandbox/tool-run-error.js';
 import {
   INPUT_METHODS,
@@ -59,6 +60,8 @@ export async function callWithCaller(
   signal: AbortSignal,
   deadline: number,
   inputSchema?: Record<string, unknown>,
+  /** The contract's mcp.task: `required` calls a 2025-11-25 server's tool as a task (task-call.ts). */
+  task?: 'forbidden' | 'optional' | 'required',
 ): Promise<CallResultLike> {
   const ask = askerOf(cc);
   const log = cc.client?.log;
@@ -86,6 +89,10 @@ export async function callWithCaller(
           }
         : {}),
     };
+    if (task === 'required' && !s.modern) {
+      const params = { name: tool, arguments: args, ...(Object.keys(meta).length ? { _meta: meta } : {}) };
+      return await callAsTask(s, params, signal, deadline);
+    }
     let extra: Record<string, unknown> = {};
     for (let round = 1; ; round++) {
       const params = { name: tool, arguments: args, ...extra, ...(Object.keys(meta).length ? { _meta: meta } : {}) };
