@@ -19,13 +19,19 @@ const refusal = `${MARK} ${MAX_MESSAGE_DEPTH} levels deep`;
 
 type Handler = (message: JSONRPCMessage, extra?: unknown) => void;
 
-/** The transport, with every message it hands to the client measured first (see above). */
-export function guardDepth<T extends Transport>(transport: T): T {
+/**
+ * The transport, with every message it hands to the client measured first (see above), then passed
+ * through `rewrite` when given (task-call.ts: a 2026-07-28 task handle the SDK has no result type for).
+ */
+export function guardDepth<T extends Transport>(
+  transport: T,
+  rewrite?: (message: JSONRPCMessage) => JSONRPCMessage,
+): T {
   let inner: Handler | undefined;
   const through =
     (h: Handler): Handler =>
     (message, extra) => {
-      if (!nestedDeeperThan(message, MAX_MESSAGE_DEPTH)) return h(message, extra);
+      if (!nestedDeeperThan(message, MAX_MESSAGE_DEPTH)) return h(rewrite ? rewrite(message) : message, extra);
       const m = message as { id?: string | number; method?: string };
       if (m.id !== undefined && m.method === undefined)
         return h({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: refusal } } as JSONRPCMessage, extra);

@@ -8,6 +8,7 @@ import { startServerProcess } from './process.js';
 import { eraHint, forgetEra, rememberEra } from './era.js';
 import { attachSinks, type CallSink, type Sinks } from './sinks.js';
 import { guardDepth } from './depth-guard.js';
+import { liftTaskHandles } from './task-handle.js';
 import { authFailure, ServerOAuth, type OpenUrl, type PreRegistered } from './oauth.js';
 
 export type { CallSink, McpQuestion } from './sinks.js';
@@ -251,7 +252,7 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
       await proc.exited.catch(() => undefined);
     };
     const { ProcessTransport } = await import('./transport.js');
-    const transport = guardDepth(new ProcessTransport(proc));
+    const transport = guardDepth(new ProcessTransport(proc), liftTaskHandles);
     try {
       await abortable(client.connect(transport, connectOpts), opts.signal);
     } catch (error) {
@@ -277,6 +278,7 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
         authProvider: auth,
         fetch: fetchVia,
       }),
+      liftTaskHandles,
     );
     // The person authorized during a request: redeem the code on this transport (RFC 9207 issuer checked).
     const redeem = async (): Promise<boolean> => {
@@ -309,6 +311,7 @@ async function connectOnce(target: McpTarget, opts: OpenOptions, mode: 'auto' | 
             authProvider: auth,
             fetch: fetchVia,
           }),
+          liftTaskHandles,
         );
       }
     }

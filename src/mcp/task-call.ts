@@ -166,3 +166,99 @@ export async function callAsTask(
     throw e;
   }
 }
+
+/** The tasks extension of 2026-07-28 (SEP-2663): declared in a request's client capabilities. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** What following a 2026-07-28 task needs from the call. */
+export interface ModernTaskCall {
+  tool: string;
+  /** The request _meta (revision, client capabilities with the extension): sent on every tasks/* request. */
+  meta: Record<string, unknown>;
+  signal: AbortSignal;
+  deadline: number;
+  /** Put the task's questions (inputRequests) to the caller; resolves to the inputResponses. */
+  answer(inputRequests: Record<string, unknown>, round: number): Promise<Record<string, unknown>>;
+  trace?: TaskTrace;
+}
+
+/**
+ * Follow a task a 2026-07-28 server made of a call (its handle from tools/call): tasks/get every
+ * `pollIntervalMs` (within bounds) until it ends, its result inline; questions it shows
+ * (`input_required`) go to the caller and back with tasks/update; a call given up sends tasks/cancel.
+ */
+export async function followModernTask(
+  s: McpSession,
+  handle: Record<string, unknown>,
+  c: ModernTaskCall,
+): Promise<CallResultLike> {
+  const trace = c.trace ?? { polls: 0, cancelSent: false };
+  const left = () => Math.max(1, c.deadline - Date.now());
+  const check = (r: Record<string, unknown>, what: string) => {
+    if (typeof r.taskId !== 'string' || !r.taskId || typeof r.status !== 'string' || !STATUSES.has(r.status)) {
+      throw new ToolRunError({
+        kind: 'failed',
+        message: `MCP tool '${c.tool}': the server's ${what} does not describe a task (taskId, status)`,
+        tier: s.tier,
+      });
+    }
+    return r as Record<string, unknown> & { taskId: string; status: Status };
+  };
+  let task = check(handle, 'answer to tools/call');
+  const taskId = task.taskId;
+  trace.taskId = taskId;
+  let poll = typeof task.pollIntervalMs === 'number' ? task.pollIntervalMs : undefined;
+  let answered = '';
+  let round = 0;
+  try {
+    for (;;) {
+      if (task.status === 'completed') {
+        if (!isObject(task.result))
+          throw new ToolRunError({
+            kind: 'failed',
+            message: `MCP tool '${c.tool}': its task completed without a result`,
+            tier: s.tier,
+          });
+        return task.result as CallResultLike;
+      }
+      if (task.status === 'failed' || task.status === 'cancelled') {
+        const why =
+          isObject(task.error) && typeof task.error.message === 'string' ? task.error.message : task.statusMessage;
+        throw new ToolRunError({
+          kind: 'failed',
+          message: `MCP tool '${c.tool}': its task ${task.status === 'failed' ? 'failed' : 'was cancelled by the server'}${typeof why === 'string' && why ? `: ${why}` : ''}`,
+          tier: s.tier,
+        });
+      }
+      if (task.status === 'input_required' && isObject(task.inputRequests)) {
+        // The same questions stay on the task until the answers are in: each set is answered once.
+        const asked = JSON.stringify(Object.keys(task.inputRequests).sort());
+        if (asked !== answered) {
+          answered = asked;
+          const inputResponses = await c.answer(task.inputRequests, ++round);
+          await s.client.request(
+            { method: 'tasks/update', params: { taskId, inputResponses, _meta: c.meta } },
+            anyObject,
+            { signal: c.signal, timeout: left() },
+          );
+        }
+      }
+      await sleep(pollDelay(poll, c.deadline), c.signal);
+      const got = await s.client.request({ method: 'tasks/get', params: { taskId, _meta: c.meta } }, anyObject, {
+        signal: c.signal,
+        timeout: left(),
+      });
+      trace.polls++;
+      task = check(got, 'answer to tasks/get');
+      if (typeof got.pollIntervalMs === 'number') poll = got.pollIntervalMs;
+    }
+  } catch (e) {
+    if (c.signal.aborted && !TERMINAL.has(task.status)) {
+      trace.cancelSent = true;
+      await s.client
+        .request({ method: 'tasks/cancel', params: { taskId, _meta: c.meta } }, anyObject, { timeout: CANCEL_WAIT_MS })
+        .catch(() => undefined);
+    }
+    throw e;
+  }
+}

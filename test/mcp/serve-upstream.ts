@@ -56,13 +56,16 @@ loader_config: { module: tools/up.mjs, function: greet }
 `,
 };
 
-/** `toolbox serve --http 0 --no-auth --expose all` on the upstream registry. */
-export async function serveUpstream(): Promise<{ url: string; dir: string; close(): Promise<void> }> {
+/** `toolbox serve --http 0 --no-auth --expose all` on the upstream registry (with `extra` tools and contracts). */
+export async function serveUpstream(
+  extra: { tools?: string; contracts?: Record<string, string> } = {},
+): Promise<{ url: string; dir: string; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'toolbox-upstream-'));
   mkdirSync(join(dir, 'tool_registry'));
   mkdirSync(join(dir, 'tools'));
-  writeFileSync(join(dir, 'tools', 'up.mjs'), UPSTREAM_TOOLS);
-  for (const [f, text] of Object.entries(CONTRACTS)) writeFileSync(join(dir, 'tool_registry', f), text);
+  writeFileSync(join(dir, 'tools', 'up.mjs'), UPSTREAM_TOOLS + (extra.tools ?? ''));
+  for (const [f, text] of Object.entries({ ...CONTRACTS, ...extra.contracts }))
+    writeFileSync(join(dir, 'tool_registry', f), text);
   const child = spawn(
     process.execPath,
     [

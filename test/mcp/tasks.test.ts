@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { BIN, REPO, cli, testConfigEnv } from '../helpers.js';
+import { BIN, REPO, cli, grantInTests, testConfigEnv } from '../helpers.js';
+import { serveUpstream } from './serve-upstream.js';
 import { loader } from '../../src/loaders/mcp.js';
 import { closeAllSessions } from '../../src/mcp/pool.js';
 import { parseContract } from '../../src/contract/parse.js';
@@ -155,5 +156,72 @@ describe('task-augmented tools of a 2025-11-25 server', () => {
     } finally {
       await client.close();
     }
+  }, 60_000);
+});
+
+// A 2026-07-28 server with the tasks extension (SEP-2663): toolbox's own `serve --http`, whose `slow`
+// tool (contract `mcp: { task: required }`: refused to a client without the extension) becomes a task a
+// second in. 2026-07-28 lists no execution.taskSupport (the SDK deletes it from tools/list), so the
+// imported contract has no mcp.task; toolbox as the client declares the extension on every call, gets
+// `resultType: "task"`, and follows it with tasks/get.
+const SLOW = `
+export async function slow({ steps, ms }, tool) {
+  for (let i = 1; i <= steps; i++) {
+    await new Promise((r) => setTimeout(r, ms));
+    tool.progress(i, steps, 'step ' + i);
+  }
+  return 'counted to ' + steps;
+}
+`;
+const SLOW_CONTRACT = `id: slow
+name: slow
+description: Count to steps, one step every ms milliseconds; only as a task.
+schema:
+  type: object
+  properties: { steps: { type: integer }, ms: { type: integer } }
+  required: [steps, ms]
+  additionalProperties: false
+loader: node_module
+loader_config: { module: tools/up.mjs, function: slow }
+mcp: { task: required }
+`;
+
+describe('task-augmented tools of a 2026-07-28 server (the tasks extension)', () => {
+  const modern = mcpProject();
+  grantInTests(modern.dir, { network: ['127.0.0.1'] });
+  let up: Awaited<ReturnType<typeof serveUpstream>> | undefined;
+  afterAll(async () => {
+    await up?.close();
+    modern.cleanup();
+  });
+
+  it('are imported, and run as tasks: created, polled, the result inline', async () => {
+    up = await serveUpstream({ tools: SLOW, contracts: { 'slow.yaml': SLOW_CONTRACT } });
+    const r = await cli(['import', 'mcp', '--json', '--url', up.url], { cwd: modern.dir });
+    expect(r.errorJson?.error).toBeUndefined();
+    expect(r.code).toBe(0);
+    const slow = (r.json.tools as Row[]).find((t) => t.tool === 'slow')!;
+    expect((parse(readFileSync(slow.file, 'utf8')) as ToolContract).mcp).toBeUndefined();
+    const run = await cli(['run', slow.id, '--steps', '3', '--ms', '700', '--json'], { cwd: modern.dir });
+    expect(run.errorJson?.error).toBeUndefined();
+    expect(run.code).toBe(0);
+    expect(run.json.result).toBe('counted to 3');
+  }, 60_000);
+
+  it('a call past its timeout sends tasks/cancel: the server stops the call (its call log says cancelled)', async () => {
+    const id = 'slow';
+    const r = await cli(['run', id, '--steps', '40', '--ms', '250', '--timeout', '2', '--json'], { cwd: modern.dir });
+    expect(r.code).toBe(5);
+    // Left alone the call would end `ok` ten seconds in; cancelled, serve logs it as such at once.
+    const last = () => {
+      const lines = readFileSync(join(up!.dir, '.toolbox', 'calls.jsonl'), 'utf8')
+        .trim()
+        .split('\n');
+      return lines
+        .map((l) => JSON.parse(l) as { tool: string; outcome: string })
+        .filter((c) => c.tool === 'slow')
+        .pop()?.outcome;
+    };
+    await expect.poll(last, { timeout: 8000 }).toBe('cancelled');
   }, 60_000);
 });

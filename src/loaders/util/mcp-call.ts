@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CLIENT_CAPABILITIES, type McpQuestion, type McpSession } from '../../mcp/session.js';
 import type { CallResultLike } from '../../mcp/result.js';
-import { callAsTask } from '../../mcp/task-call.js';
+import { callAsTask, followModernTask, TASKS_EXTENSION } from '../../mcp/task-call.js';
+import { taskHandleOf } from '../../mcp/task-handle.js';
 import { ToolRunError } from '../../sandbox/tool-run-error.js';
 import {
   INPUT_METHODS,
@@ -79,20 +80,61 @@ export async function callWithCaller(
   try {
     // On 2026-07-28 each request says what this caller can answer, and asks for log messages only when
     // someone will read them (the SDK adds the protocol version and client info).
+    // On 2026-07-28 every call declares the tasks extension (that revision lists no execution.taskSupport:
+    // the server decides, and refuses a task-only tool to a client without it), and a task the server
+    // makes of the call is followed to its end (task-call.ts).
+    const modernTask = s.modern;
+    const caps = {
+      ...(ask ? CLIENT_CAPABILITIES : {}),
+      ...(modernTask ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+    };
+    const taskMeta = { [PROTOCOL_VERSION_KEY]: s.protocolVersion, [CLIENT_CAPABILITIES_KEY]: caps };
     const meta = {
       ...(progress ? { progressToken } : {}),
-      ...(s.modern
-        ? {
-            [PROTOCOL_VERSION_KEY]: s.protocolVersion,
-            [CLIENT_CAPABILITIES_KEY]: ask ? CLIENT_CAPABILITIES : {},
-            ...(log ? { [LOG_LEVEL_KEY]: 'debug' } : {}),
-          }
-        : {}),
+      ...(s.modern ? { ...taskMeta, ...(log ? { [LOG_LEVEL_KEY]: 'debug' } : {}) } : {}),
     };
     if (task === 'required' && !s.modern) {
       const params = { name: tool, arguments: args, ...(Object.keys(meta).length ? { _meta: meta } : {}) };
       return await callAsTask(s, params, signal, deadline);
     }
+    // Questions of a 2026-07-28 server (an input-required result, or a task's inputRequests) put to the
+    // caller; the answers keyed as the server asked.
+    const answerAll = async (inputRequests: Record<string, unknown>, round: number) => {
+      const entries = Object.entries(inputRequests) as [
+        string,
+        { method?: string; params?: Record<string, unknown> },
+      ][];
+      const bad = entries.find(([, q]) => !INPUT_METHODS.includes(q?.method as InputMethod));
+      if (bad) {
+        throw new ToolRunError({
+          kind: 'failed',
+          message: `MCP tool '${tool}' asked for '${String(bad[1]?.method)}', which toolbox cannot answer`,
+          tier: s.tier,
+        });
+      }
+      if (!entries.length) return {};
+      const label = [...new Set(entries.map(([, q]) => q.method))].join(', ');
+      if (!ask) {
+        throw new ToolRunError({
+          kind: 'failed',
+          message: `MCP tool '${tool}' asks for ${label}, which this caller cannot answer: call it through \`toolbox serve\` from an MCP client that supports it`,
+          tier: s.tier,
+        });
+      }
+      const questions: McpQuestion[] = entries.map(([key, q]) => ({
+        method: q.method as InputMethod,
+        params: q.params ?? {},
+        key: keyFor(round, key),
+      }));
+      const answers = await ask(questions).catch((e: unknown) => {
+        throw new ToolRunError({
+          kind: 'failed',
+          message: `MCP tool '${tool}' asked for ${label}: ${(e as Error)?.message ?? String(e)}`,
+          tier: s.tier,
+        });
+      });
+      return Object.fromEntries(entries.map(([k], i) => [k, answers[i]]));
+    };
     let extra: Record<string, unknown> = {};
     for (let round = 1; ; round++) {
       const params = { name: tool, arguments: args, ...extra, ...(Object.keys(meta).length ? { _meta: meta } : {}) };
@@ -107,6 +149,15 @@ export async function callWithCaller(
         });
       // Sent again when the server wanted more scope and the person authorized it meanwhile.
       const r = (await s.withAuth(send)) as unknown as CallResultLike | InputRequired;
+      const handle = modernTask ? taskHandleOf(r) : undefined;
+      if (handle)
+        return await followModernTask(s, handle, {
+          tool,
+          meta: taskMeta,
+          signal,
+          deadline,
+          answer: (q, n) => answerAll(q, round + n),
+        });
       if ((r as InputRequired).resultType !== 'input_required') return r as CallResultLike;
       const ir = r as InputRequired;
       if (round > MAX_INPUT_ROUNDS) {
@@ -117,39 +168,9 @@ export async function callWithCaller(
         });
       }
       const entries = Object.entries(ir.inputRequests ?? {});
-      const bad = entries.find(([, q]) => !INPUT_METHODS.includes(q?.method as InputMethod));
-      if (bad) {
-        throw new ToolRunError({
-          kind: 'failed',
-          message: `MCP tool '${tool}' asked for '${String(bad[1]?.method)}', which toolbox cannot answer`,
-          tier: s.tier,
-        });
-      }
-      let answers: unknown[] = [];
-      if (entries.length) {
-        const label = [...new Set(entries.map(([, q]) => q.method))].join(', ');
-        if (!ask) {
-          throw new ToolRunError({
-            kind: 'failed',
-            message: `MCP tool '${tool}' asks for ${label}, which this caller cannot answer: call it through \`toolbox serve\` from an MCP client that supports it`,
-            tier: s.tier,
-          });
-        }
-        const questions: McpQuestion[] = entries.map(([key, q]) => ({
-          method: q.method as InputMethod,
-          params: q.params ?? {},
-          key: keyFor(round, key),
-        }));
-        answers = await ask(questions).catch((e: unknown) => {
-          throw new ToolRunError({
-            kind: 'failed',
-            message: `MCP tool '${tool}' asked for ${label}: ${(e as Error)?.message ?? String(e)}`,
-            tier: s.tier,
-          });
-        });
-      }
+      const responses = await answerAll(ir.inputRequests ?? {}, round);
       extra = {
-        ...(entries.length ? { inputResponses: Object.fromEntries(entries.map(([k], i) => [k, answers[i]])) } : {}),
+        ...(entries.length ? { inputResponses: responses } : {}),
         ...(ir.requestState !== undefined ? { requestState: ir.requestState } : {}),
       };
     }
