@@ -15,6 +15,7 @@ import { createMcpServer } from './server.js';
 import { LegacySession } from './session.js';
 import { sendWebResponse } from './web.js';
 import { requestIds } from './http-guard.js';
+import { SessionEventStore, SSE_RETRY_MS } from './event-store.js';
 
 /** Why a session ended: the client closed it (DELETE), idle expiry, evicted for a new one, or the server stopped. */
 export type SessionCloseReason = 'closed' | 'expired' | 'evicted' | 'shutdown';
@@ -141,6 +142,10 @@ export class LegacySessions {
     let session: Live | undefined;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => name,
+      // Resumable streams (SEP-1699): each POST's SSE stream opens with a priming event (an id, empty
+      // data and `retry:`), and a client whose stream broke resumes it with GET and Last-Event-ID.
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
         session = {
           id,

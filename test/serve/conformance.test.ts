@@ -84,6 +84,8 @@ const REQUIRED: Record<string, string[]> = {
     'elicitation-sep1034-defaults',
     'elicitation-sep1330-enums',
     'server-sse-multiple-streams',
+    // SEP-1699: a priming event (id, empty data) and a retry field on every POST's SSE stream.
+    'server-sse-polling',
     'server-session-lifecycle',
     'dns-rebinding-protection',
     'json-schema-2020-12',
