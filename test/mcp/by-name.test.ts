@@ -41,7 +41,7 @@ describe('npx -y <pkg>: a managed install in .toolbox/servers/, pinned, scripts 
   });
   afterAll(() => p.cleanup());
 
-  it('server-everything: installs once, keeps annotations and output schemas, skips the task tool, runs', async () => {
+  it('server-everything: installs once, keeps annotations, output schemas and the task tool (mcp.task), runs', async () => {
     const r = await cli(['import', 'mcp', '--json', '--', 'npx', '-y', EVERYTHING], { cwd: p.dir, env: ENV });
     expect(r.errorJson?.error).toBeUndefined();
     expect(r.code).toBe(0);
@@ -114,7 +114,7 @@ describe('npx -y <pkg>: a managed install in .toolbox/servers/, pinned, scripts 
     const r = await cli(['import', 'mcp', '--json', '--', 'npx', '-y', EVERYTHING], { cwd: p.dir, env: ENV });
     expect(r.code).toBe(0);
     expect(r.json.package.installed).toBe(false);
-    expect(r.json.counts).toMatchObject({ unchanged: 15, written: 0, updated: 0, removed: 0 });
+    expect(r.json.counts).toMatchObject({ unchanged: 16, written: 0, updated: 0, removed: 0 });
   }, 60_000);
 
   it('a client config (claude_desktop_config.json) imports every server; env names only', async () => {
