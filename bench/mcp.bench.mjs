@@ -2,10 +2,10 @@
 // --expose search), and calls per second of a trivial Python tool through one long-running
 // server (warm workers) against one `toolbox run` process per call.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, median, REPO, table, timeCommand } from './lib.mjs';
+import { BIN, median, REPO, registryAt, table, timeCommand } from './lib.mjs';
 
 const { Client } = await import(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'));
 const { StdioClientTransport } = await import(
@@ -18,13 +18,13 @@ const v2 = await import(join(REPO, 'node_modules/@modelcontextprotocol/client/di
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 
-async function connect(registry, args = []) {
+async function connect(registry, args = [], extraEnv = {}) {
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'serve', '--registry', registry, ...args],
-      env,
+      env: { ...env, ...extraEnv },
       stderr: 'ignore',
     }),
   );
@@ -144,16 +144,12 @@ async function callsPerSecond(registry, n, concurrency) {
 }
 
 /** `toolbox serve --http 0` with its token made in a fresh state folder; returns { url, headers, stop }. */
-async function httpServer(registry) {
+async function httpServer(registry, extra = ['--expose', 'all']) {
   const state = mkdtempSync(join(tmpdir(), 'toolbox-bench-state-'));
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--registry', registry, '--http', '0', '--json', '--expose', 'all'],
-    {
-      env: { ...env, XDG_STATE_HOME: state },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
+  const child = spawn(process.execPath, [BIN, 'serve', '--registry', registry, '--http', '0', '--json', ...extra], {
+    env: { ...env, XDG_STATE_HOME: state },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const doc = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c) => {
@@ -219,7 +215,433 @@ async function statelessVsSession(registry, blocks = 8, perBlock = 40) {
   }
 }
 
+/** The value at quantile `q` (0..1) of `xs` (nearest rank). */
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const f1 = (x) => x.toFixed(1);
+const f2 = (x) => x.toFixed(2);
+
+// A 2026-07-28 stateless request by raw POST, the way the SDK v2 client sends it (its clientInfo in
+// `_meta`), so a 429/503 and its Retry-After are seen as they come. Also run in the flooding child.
+const POST_SRC = `
+let rpcId = 1;
+function parseMessage(text, id) {
+  if (text.startsWith('{')) return JSON.parse(text);
+  for (const line of text.split('\\n')) {
+    if (!line.startsWith('data:')) continue;
+    try {
+      const m = JSON.parse(line.slice(5));
+      if (m.id === id) return m;
+    } catch {}
+  }
+  return undefined;
+}
+async function post(url, headers, client, method, params, signal) {
+  const id = rpcId++;
+  const r = await fetch(url, {
+    method: 'POST',
+    signal,
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(params.name ? { 'mcp-name': params.name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: client, version: '1' },
+        },
+      },
+    }),
+  });
+  const text = await r.text();
+  return { status: r.status, retryAfter: r.headers.get('retry-after'), bytes: Buffer.byteLength(text), msg: r.status === 200 ? parseMessage(text, id) : undefined };
+}
+`;
+const { post } = await import('data:text/javascript,' + encodeURIComponent(POST_SRC + 'export { post };'));
+
+// The flooding client, in a process of its own so that its loop does not slow the measuring one:
+// `inFlight` requests from one clientInfo at all times, each sent again the moment it is answered
+// (it ignores Retry-After, as a flood does). Reports its counts when told to stop.
+const FLOOD_SRC = `${POST_SRC}
+const { URL_, TOKEN_, IN_FLIGHT } = process.env;
+const headers = { authorization: 'Bearer ' + TOKEN_ };
+const counts = { sent: 0, ok: 0, refused: 0, other: 0 };
+const ac = new AbortController();
+let stopped = false;
+const loops = Array.from({ length: Number(IN_FLIGHT) }, async () => {
+  while (!stopped) {
+    counts.sent++;
+    try {
+      const r = await post(URL_, headers, 'flood', 'tools/call', { name: 'echo_text', arguments: { text: 'x' } }, ac.signal);
+      if (r.status === 200) counts.ok++;
+      else if (r.status === 429 || r.status === 503) counts.refused++;
+      else counts.other++;
+    } catch {
+      if (!stopped) counts.other++;
+    }
+  }
+});
+process.send('started');
+process.on('message', async () => {
+  stopped = true;
+  ac.abort();
+  await Promise.all(loops);
+  process.send(counts, () => process.exit(0));
+});
+`;
+
+async function startFlood(srv, inFlight) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOD_SRC], {
+    env: { ...env, URL_: srv.url, TOKEN_: srv.headers.authorization.slice(7), IN_FLIGHT: String(inFlight) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  await new Promise((res, rej) => {
+    child.once('message', res);
+    child.once('exit', (c) => rej(new Error(`flood exited ${c}`)));
+  });
+  return {
+    async stop() {
+      const counts = new Promise((res) => child.once('message', res));
+      child.send('stop');
+      return counts;
+    },
+  };
+}
+
+/**
+ * `clients` stateless clients (distinct clientInfo), all at once, each making `calls` calls in turn.
+ * A 429/503 is retried after its Retry-After, as a real client would; the latency of a call counts
+ * its retries. Returns the milliseconds of every call, errors and retries.
+ */
+async function crowd(srv, clients, calls, tag) {
+  const ms = [];
+  const st = { errors: 0, retries: 0, firstError: undefined };
+  await Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      for (let j = 0; j < calls; j++) {
+        const text = `${tag}.${i}.${j}`;
+        const t0 = performance.now();
+        for (;;) {
+          let r;
+          try {
+            r = await post(srv.url, srv.headers, `${tag}-agent-${i}`, 'tools/call', {
+              name: 'echo_text',
+              arguments: { text },
+            });
+          } catch (e) {
+            st.errors++;
+            st.firstError ??= String(e);
+            break;
+          }
+          if (r.status === 429 || r.status === 503) {
+            st.retries++;
+            await sleep(Number(r.retryAfter ?? 1) * 1000);
+            continue;
+          }
+          const res = r.msg?.result;
+          if (r.status !== 200 || !res || res.isError || res.structuredContent?.echo !== text) {
+            st.errors++;
+            st.firstError ??= `${r.status} ${JSON.stringify(r.msg ?? {}).slice(0, 200)}`;
+          } else ms.push(performance.now() - t0);
+          break;
+        }
+      }
+    }),
+  );
+  return { ms, ...st };
+}
+
+/** Issue 36 item 7: many stateless clients on one host, without and then with one flooding beside them. */
+async function fairness(registry) {
+  const clients = Number(process.env.BENCH_MCP_CLIENTS ?? 200);
+  const calls = Number(process.env.BENCH_MCP_CALLS ?? 20);
+  const floodN = Number(process.env.BENCH_MCP_FLOOD ?? 1000);
+  const srv = await httpServer(registry);
+  try {
+    await crowd(srv, 8, 5, 'warm');
+    const t0 = performance.now();
+    const calm = await crowd(srv, clients, calls, 'calm');
+    const calmS = (performance.now() - t0) / 1000;
+    const flood = await startFlood(srv, floodN);
+    await sleep(1000);
+    const t1 = performance.now();
+    const loud = await crowd(srv, clients, calls, 'loud');
+    const loudS = (performance.now() - t1) / 1000;
+    const fc = await flood.stop();
+    console.log(
+      `\n${clients} stateless 2026-07-28 clients (raw POSTs, distinct clientInfo) × ${calls} calls of a trivial Python tool, ` +
+        `all at once, over one serve --http --expose all (429/503 retried after Retry-After; a call's time counts its retries):\n`,
+    );
+    const row = (label, r, s) => [
+      label,
+      r.ms.length,
+      r.errors,
+      r.retries,
+      f1(median(r.ms)),
+      f1(quantile(r.ms, 0.95)),
+      f1(r.ms.length / s),
+    ];
+    table(
+      ['run', 'calls ok', 'errors', 'retries', 'p50 ms', 'p95 ms', 'calls/s'],
+      [row('alone', calm, calmS), row(`beside 1 client with ${floodN} requests in flight`, loud, loudS)],
+    );
+    console.log(
+      `\nflooding client: ${fc.sent} requests sent, ${fc.ok} answered, ${fc.refused} refused (429/503), ${fc.other} other` +
+        `\nothers' p95 with the flood / without: ${(quantile(loud.ms, 0.95) / quantile(calm.ms, 0.95)).toFixed(2)}× (goal ≤ 2×); ` +
+        `p50 ${(median(loud.ms) / median(calm.ms)).toFixed(2)}×`,
+    );
+    for (const r of [calm, loud]) if (r.firstError) console.log(`first error: ${r.firstError}`);
+  } finally {
+    await srv.stop();
+  }
+}
+
+/** tools/list of a big registry under --expose all, page by page with its cursors. */
+async function paging(n) {
+  const reg = join(registryAt(n), 'tool_registry');
+  const t0 = performance.now();
+  const srv = await httpServer(reg);
+  const startS = (performance.now() - t0) / 1000;
+  try {
+    const rounds = [];
+    for (let round = 0; round < 2; round++) {
+      const pages = [];
+      let cursor;
+      let tools = 0;
+      const t1 = performance.now();
+      do {
+        const t = performance.now();
+        const r = await post(srv.url, srv.headers, 'pager', 'tools/list', cursor ? { cursor } : {});
+        if (r.status !== 200 || !r.msg?.result) throw new Error(`tools/list: ${r.status}`);
+        pages.push({ ms: performance.now() - t, bytes: r.bytes });
+        tools += r.msg.result.tools.length;
+        cursor = r.msg.result.nextCursor;
+      } while (cursor);
+      rounds.push({ pages, tools, total: performance.now() - t1 });
+    }
+    console.log(
+      `\ntools/list of ${n} generated tools (serve --http --expose all, default page size; started in ${f1(startS)} s), ` +
+        `all pages in turn with their cursors, twice:\n`,
+    );
+    table(
+      [
+        'pass',
+        'tools',
+        'pages',
+        'bytes/page median',
+        'bytes/page max',
+        'ms/page median',
+        'ms/page p95',
+        'first page ms',
+        'total ms',
+        'total MB',
+      ],
+      rounds.map((r, i) => {
+        const b = r.pages.map((p) => p.bytes);
+        const m = r.pages.map((p) => p.ms);
+        return [
+          i ? 'second' : 'first',
+          r.tools,
+          r.pages.length,
+          median(b),
+          Math.max(...b),
+          f1(median(m)),
+          f1(quantile(m, 0.95)),
+          f1(m[0]),
+          f0(r.total),
+          f1(b.reduce((a, x) => a + x, 0) / 1e6),
+        ];
+      }),
+    );
+  } finally {
+    await srv.stop();
+  }
+}
+const f0 = (x) => x.toFixed(0);
+
+/** Under the default --expose search: search_tools, then a call of the tool it found first (by its name). */
+async function searchThenCall(n, pairs = Number(process.env.BENCH_MCP_PAIRS ?? 60)) {
+  const reg = join(registryAt(n), 'tool_registry');
+  const srv = await httpServer(reg, []);
+  const topics = [
+    'weather',
+    'invoice',
+    'flight',
+    'recipe',
+    'payment',
+    'hotel',
+    'playlist',
+    'mortgage',
+    'vaccine',
+    'budget',
+  ];
+  const verbs = ['convert', 'summarise', 'cancel', 'track', 'export', 'compare'];
+  try {
+    const pair = [];
+    const search = [];
+    const call = [];
+    let errors = 0;
+    for (let i = 0; i < pairs + 3; i++) {
+      const query = `${verbs[i % verbs.length]} a ${topics[i % topics.length]}`;
+      const t0 = performance.now();
+      const s = await post(srv.url, srv.headers, 'searcher', 'tools/call', {
+        name: 'search_tools',
+        arguments: { query, top: 5 },
+      });
+      const t1 = performance.now();
+      const found = s.msg?.result?.structuredContent?.tools?.[0]?.name;
+      if (!found) throw new Error(`search_tools: ${s.status} ${JSON.stringify(s.msg ?? {}).slice(0, 300)}`);
+      const c = await post(srv.url, srv.headers, 'searcher', 'tools/call', {
+        name: found,
+        arguments: { key: `K-${i}` },
+      });
+      const t2 = performance.now();
+      if (c.status !== 200 || !c.msg?.result || c.msg.result.isError) {
+        errors++;
+        if (errors === 1) console.log(`call error: ${c.status} ${JSON.stringify(c.msg ?? {}).slice(0, 300)}`);
+      }
+      if (i < 3) continue; // warm-up
+      search.push(t1 - t0);
+      call.push(t2 - t1);
+      pair.push(t2 - t0);
+    }
+    console.log(
+      `\nsearch-then-call on ${n} generated tools (serve --http, default --expose search; search_tools top 5, then ` +
+        `the first match called by its name: a sandboxed \`echo\` command), ${pairs} pairs in turn, ${errors} errors:\n`,
+    );
+    table(
+      ['step', 'p50 ms', 'p95 ms'],
+      [
+        ['search_tools', f1(median(search)), f1(quantile(search, 0.95))],
+        ['call of the found tool', f1(median(call)), f1(quantile(call, 0.95))],
+        ['the pair', f1(median(pair)), f1(quantile(pair, 0.95))],
+      ],
+    );
+  } finally {
+    await srv.stop();
+  }
+}
+
+const BARE_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import * as z from 'zod';
+
+const server = new McpServer({ name: 'bare-echo', version: '1.0.0' });
+server.registerTool(
+  'echo',
+  { description: 'Repeat a text back.', inputSchema: { text: z.string() } },
+  async ({ text }) => ({ content: [{ type: 'text', text }] }),
+);
+await server.connect(new StdioServerTransport());
+`;
+
+/**
+ * A warm call of a bare stdio MCP server (official SDK, one trivial tool) straight from the SDK
+ * client, against the same call through `toolbox serve` (stdio) whose mcp-loader contract starts that
+ * server in the sandbox. Alternating blocks on both connections; medians of the calls.
+ */
+async function warmThroughServe(blocks = 10, perBlock = 50) {
+  const dir = mkdtempSync(join(tmpdir(), 'toolbox-bench-bare-'));
+  const cfg = mkdtempSync(join(tmpdir(), 'toolbox-bench-cfg-'));
+  const clients = [];
+  try {
+    mkdirSync(join(dir, 'srv'));
+    mkdirSync(join(dir, 'tool_registry'));
+    writeFileSync(join(dir, 'srv', 'echo.mjs'), BARE_SERVER);
+    symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+    writeFileSync(
+      join(dir, 'tool_registry', 'echo.yaml'),
+      `id: echo
+name: echo
+description: Repeat a text back. Use when the user wants an echo.
+schema: { type: object, properties: { text: { type: string } }, required: [text], additionalProperties: false }
+loader: mcp
+loader_config: { command: node, args: [srv/echo.mjs], tool: echo }
+`,
+    );
+    // The user's grant for the linked node_modules (outside the project), as grants.yaml holds it.
+    mkdirSync(join(cfg, 'toolbox'));
+    writeFileSync(
+      join(cfg, 'toolbox', 'grants.yaml'),
+      JSON.stringify({
+        projects: { [realpathSync(dir)]: { '*': { paths: [realpathSync(join(REPO, 'node_modules'))] } } },
+      }),
+      { mode: 0o600 },
+    );
+    const bare = new Client({ name: 'bench', version: '1' });
+    await bare.connect(
+      new StdioClientTransport({ command: process.execPath, args: ['srv/echo.mjs'], cwd: dir, env, stderr: 'ignore' }),
+    );
+    clients.push(bare);
+    const served = await connect(join(dir, 'tool_registry'), ['--expose', 'all'], { XDG_CONFIG_HOME: cfg });
+    clients.push(served);
+    const ms = { bare: [], served: [] };
+    const by = { bare, served };
+    for (const k of ['bare', 'served']) {
+      for (let i = 0; i < 20; i++) {
+        const r = await by[k].callTool({ name: 'echo', arguments: { text: 'warm-up' } });
+        if (r.isError) throw new Error(`${k}: ${JSON.stringify(r.content).slice(0, 300)}`);
+      }
+    }
+    for (let b = 0; b < blocks; b++) {
+      for (const k of b % 2 ? ['served', 'bare'] : ['bare', 'served']) {
+        for (let i = 0; i < perBlock; i++) {
+          const t0 = performance.now();
+          const r = await by[k].callTool({ name: 'echo', arguments: { text: `call ${i}` } });
+          ms[k].push(performance.now() - t0);
+          if (r.isError || r.content?.[0]?.text !== `call ${i}`)
+            throw new Error(`${k}: ${JSON.stringify(r).slice(0, 300)}`);
+        }
+      }
+    }
+    console.log(
+      `\nA warm call of a bare stdio MCP server (official SDK v1 McpServer, one echo tool), from the SDK client ` +
+        `directly vs through toolbox serve (stdio, --expose all; an mcp-loader contract, the server in the sandbox); ` +
+        `${blocks} alternating blocks of ${perBlock} calls each:\n`,
+    );
+    table(
+      ['path', 'p50 ms', 'p95 ms'],
+      [
+        ['SDK client → bare server', f2(median(ms.bare)), f2(quantile(ms.bare, 0.95))],
+        ['SDK client → toolbox serve → bare server', f2(median(ms.served)), f2(quantile(ms.served, 0.95))],
+      ],
+    );
+    console.log(
+      `\nthrough serve − direct, p50: ${f2(median(ms.served) - median(ms.bare))} ms (goal ≤ 2 ms); ` +
+        `ratio ${(median(ms.served) / median(ms.bare)).toFixed(2)}×`,
+    );
+  } finally {
+    for (const c of clients) await c.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cfg, { recursive: true, force: true });
+  }
+}
+
+// BENCH_MCP_ONLY=tokens,calls,fair,paging,search,warm runs only those sections (all by default).
 export default async function () {
+  const only = process.env.BENCH_MCP_ONLY?.split(',');
+  const want = (k) => !only || only.includes(k);
+  if (want('tokens')) await tokenTables();
+  if (want('calls') || want('fair')) await callTables(want);
+  if (want('paging')) await paging(Number(process.env.BENCH_MCP_TOOLS ?? 10000));
+  if (want('search')) await searchThenCall(Number(process.env.BENCH_MCP_TOOLS ?? 10000));
+  if (want('warm')) await warmThroughServe();
+}
+
+async function tokenTables() {
   const shipped = join(REPO, 'tool_registry');
   const gen = generatedRegistry(1000);
   try {
@@ -239,10 +661,13 @@ export default async function () {
   } finally {
     rmSync(gen.dir, { recursive: true, force: true });
   }
+}
 
+async function callTables(want) {
   const proj = pythonProject();
   try {
     const reg = join(proj, 'tool_registry');
+    if (want('fair') && !want('calls')) return await fairness(reg);
     const serial = await callsPerSecond(reg, 200, 1);
     const parallel = await callsPerSecond(reg, 200, 8);
     const perRunMs = timeCommand(process.execPath, [BIN, 'run', 'echo_text', '--text', 'hi'], {
@@ -281,6 +706,7 @@ export default async function () {
       ],
     );
     console.log(`\nstateless / session, time per call: ${(sv.stateless / sv.session).toFixed(2)}× (1.00 = as fast)`);
+    await fairness(reg);
   } finally {
     rmSync(proj, { recursive: true, force: true });
   }
