@@ -36,7 +36,14 @@ const tokensOf = async (v) => countTokens(JSON.stringify(v));
 /** Tokens of tools/list under both modes, and of one search (its result plus the grown list). */
 async function listTokens(registry, query) {
   const all = await connect(registry, ['--expose', 'all']);
-  const full = (await all.listTools()).tools;
+  // tools/list comes in pages (100 tools each by default): the whole list is every page's tools.
+  const full = [];
+  let cursor;
+  do {
+    const page = await all.listTools(cursor ? { cursor } : undefined);
+    full.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
   await all.close();
   const s = await connect(registry);
   const small = (await s.listTools()).tools;
@@ -276,10 +283,12 @@ const { post } = await import('data:text/javascript,' + encodeURIComponent(POST_
 // `inFlight` requests from one clientInfo at all times, each sent again the moment it is answered
 // (it ignores Retry-After, as a flood does). Reports its counts when told to stop.
 const FLOOD_SRC = `${POST_SRC}
+import { setMaxListeners } from 'node:events';
 const { URL_, TOKEN_, IN_FLIGHT } = process.env;
 const headers = { authorization: 'Bearer ' + TOKEN_ };
 const counts = { sent: 0, ok: 0, refused: 0, other: 0 };
 const ac = new AbortController();
+setMaxListeners(0, ac.signal); // one signal for every request in flight, on purpose
 let stopped = false;
 const loops = Array.from({ length: Number(IN_FLIGHT) }, async () => {
   while (!stopped) {
