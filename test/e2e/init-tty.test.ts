@@ -37,7 +37,7 @@ describe('toolbox init on a terminal', () => {
     ]);
     expect(code).toBe(0);
     expect(readdirSync(join(p.dir, 'tools'))).toEqual(['hello.yaml']);
-    expect(existsSync(join(p.dir, 'my_tools', 'hello.mjs'))).toBe(true);
+    expect(existsSync(join(p.dir, 'my_tools', 'hello', 'hello.mjs'))).toBe(true);
   });
 
   it('Ctrl+C at a question exits 130 and leaves no file', () => {

@@ -41,7 +41,9 @@ describe('scaffolded tools run as generated', () => {
   it("node_module (new's stub: it runs, and says it is a stub)", async () => {
     const r = await spawnCli(['run', 'count_js', '--input', 'hello big world', '--json'], { cwd: p.dir });
     expect(r.code, r.stderr).toBe(4);
-    expect(JSON.parse(r.stderr).error.message).toMatch(/count_js is a stub: write its code in my_tools\/count_js\.mjs/);
+    expect(JSON.parse(r.stderr).error.message).toMatch(
+      /count_js is a stub: write its code in my_tools\/count_js\/count_js\.mjs/,
+    );
   });
 
   it("command (new's stub: echo)", async () => {
